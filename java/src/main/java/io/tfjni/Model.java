@@ -1,0 +1,40 @@
+package io.tfjni;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loaded model (SavedModel or frozen graph) that owns the predictors made from it. Closing the
+ * model rejects new runs, waits for runs in flight, closes its predictors, then frees the session.
+ */
+abstract class Model extends NativeResource {
+  private final Set<Predictor> predictors = ConcurrentHashMap.newKeySet();
+
+  Model(long handle) {
+    super(handle);
+  }
+
+  final Predictor register(Predictor predictor) {
+    predictors.add(predictor);
+    if (isClosed()) {
+      // Closed while the predictor was being made: do not leave it behind.
+      predictor.close();
+      throw new IllegalStateException(getClass().getSimpleName() + " is closed");
+    }
+    return predictor;
+  }
+
+  final void unregister(Predictor predictor) {
+    predictors.remove(predictor);
+  }
+
+  @Override
+  final void free(long handle) {
+    for (Predictor predictor : predictors) {
+      predictor.close();
+    }
+    freeModel(handle);
+  }
+
+  abstract void freeModel(long handle);
+}

@@ -1,0 +1,108 @@
+package io.tfjni;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Owns one native object through a {@code long} handle. Calls that use the handle bracket it with
+ * {@link #acquire()} / {@link #release()}; {@link #close()} rejects new calls at once, waits for
+ * those in flight, then frees the native object. So closing from one thread while another runs
+ * never frees memory in use. Acquire and release allocate nothing.
+ */
+abstract class NativeResource implements AutoCloseable {
+  private static final long CLOSED = Long.MIN_VALUE;
+  private static final VarHandle STATE;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(NativeResource.class, "state", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The CLOSED bit, plus the number of calls in flight. */
+  private volatile long state;
+
+  private long handle;
+
+  NativeResource(long handle) {
+    this.handle = handle;
+    if (handle == 0) {
+      state = CLOSED;
+    }
+  }
+
+  /** Marks a call in flight and returns the handle; throws if closed. */
+  final long acquire() {
+    long s;
+    do {
+      s = state;
+      if (s < 0) {
+        throw new IllegalStateException(getClass().getSimpleName() + " is closed");
+      }
+    } while (!STATE.weakCompareAndSet(this, s, s + 1));
+    return handle;
+  }
+
+  final void release() {
+    long s = (long) STATE.getAndAdd(this, -1L) - 1;
+    if (s == CLOSED) {
+      synchronized (this) {
+        notifyAll();
+      }
+    }
+  }
+
+  public final boolean isClosed() {
+    return state < 0;
+  }
+
+  /** Idempotent: the first call waits for calls in flight and frees the native object. */
+  @Override
+  public void close() {
+    long h = closeAndTake();
+    if (h != 0) {
+      free(h);
+    }
+  }
+
+  /** Closes without freeing and hands the native object to the caller (0 if already closed). */
+  final long closeAndTake() {
+    long s;
+    do {
+      s = state;
+      if (s < 0) {
+        return 0;
+      }
+    } while (!STATE.compareAndSet(this, s, s | CLOSED));
+    boolean interrupted = false;
+    synchronized (this) {
+      while (state != CLOSED) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    long h = handle;
+    handle = 0;
+    return h;
+  }
+
+  /** Gives a closed object a new native object (result holders reuse their tensors). */
+  final void reopen(long newHandle) {
+    if (state != CLOSED || newHandle == 0) {
+      throw new IllegalStateException("reopen needs a closed object and a live handle");
+    }
+    handle = newHandle;
+    state = 0;
+  }
+
+  /** Frees the native object; called once, with no call in flight. */
+  abstract void free(long handle);
+}

@@ -1,0 +1,162 @@
+package io.tfjni;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A prepared run of a model: feeds and fetches are resolved once, then {@link #run(Tensor[],
+ * RunResult)} passes every handle to native code in one crossing and, with a reused {@link
+ * RunResult}, allocates nothing on the Java heap.
+ *
+ * <p>Thread safety: a predictor may be run from many threads at once, each with its own
+ * RunResult. Closing it (or its model) rejects new runs and waits for runs in flight.
+ */
+public final class Predictor extends NativeResource {
+  private final Model model;
+  private final List<TensorSpec> inputs;
+  private final List<TensorSpec> outputs;
+
+  private Predictor(Model model, long handle) {
+    super(handle);
+    this.model = model;
+    SpecDecoder endpoints = new SpecDecoder(nativeEndpoints(handle));
+    this.inputs = List.copyOf(endpoints.readSpecs());
+    this.outputs = List.copyOf(endpoints.readSpecs());
+  }
+
+  static Predictor forSignature(SavedModel model, String signatureKey, List<String> inputKeys,
+      List<String> outputKeys) {
+    long m = model.acquire();
+    try {
+      long handle = nativeForSignature(m, signatureKey, inputKeys.toArray(new String[0]),
+          outputKeys.toArray(new String[0]));
+      return model.register(create(model, handle));
+    } finally {
+      model.release();
+    }
+  }
+
+  static Predictor forTensors(GraphModel model, List<String> inputNames,
+      List<String> outputNames) {
+    long m = model.acquire();
+    try {
+      long handle = nativeForTensors(m, inputNames.toArray(new String[0]),
+          outputNames.toArray(new String[0]));
+      return model.register(create(model, handle));
+    } finally {
+      model.release();
+    }
+  }
+
+  private static Predictor create(Model model, long handle) {
+    try {
+      return new Predictor(model, handle);
+    } catch (RuntimeException | Error e) {
+      nativeDelete(handle);
+      throw e;
+    }
+  }
+
+  /** What each input must look like, in the order {@code run} takes them. */
+  public List<TensorSpec> inputs() {
+    return inputs;
+  }
+
+  /** The outputs, in the order a {@link RunResult} holds them. */
+  public List<TensorSpec> outputs() {
+    return outputs;
+  }
+
+  /** A result holder to pass to {@link #run(Tensor[], RunResult)} again and again. */
+  public RunResult newResult() {
+    return new RunResult(this);
+  }
+
+  /** Runs once and returns a new result (close it). */
+  public RunResult run(Tensor... inputTensors) {
+    RunResult result = newResult();
+    try {
+      return run(inputTensors, result);
+    } catch (RuntimeException | Error e) {
+      result.close();
+      throw e;
+    }
+  }
+
+  /** Runs with a single input into a reused result. */
+  public RunResult run(Tensor input, RunResult into) {
+    Tensor[] single = into.singleInput();
+    single[0] = input;
+    try {
+      return run(single, into);
+    } finally {
+      single[0] = null;
+    }
+  }
+
+  /**
+   * Runs into a reused result: the tensors it held are freed and replaced by this run's outputs.
+   * Inputs must match {@link #inputs()} in number, order, dtype and shape.
+   */
+  public RunResult run(Tensor[] inputTensors, RunResult into) {
+    Objects.requireNonNull(inputTensors, "inputs");
+    if (into.owner() != this) {
+      throw new IllegalArgumentException("the result holder belongs to another predictor");
+    }
+    if (inputTensors.length != inputs.size()) {
+      throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
+          + inputs.stream().map(TensorSpec::key).toList() + ", got " + inputTensors.length);
+    }
+    long[] inputHandles = into.inputHandles();
+    long[] outputHandles = into.outputHandles();
+    model.acquire();
+    try {
+      long self = acquire();
+      try {
+        int acquired = 0;
+        try {
+          for (; acquired < inputTensors.length; acquired++) {
+            Tensor input = inputTensors[acquired];
+            if (input == null) {
+              throw new NullPointerException("input '" + inputs.get(acquired).key() + "' is null");
+            }
+            inputHandles[acquired] = input.acquire();
+          }
+          into.detachOutputs();
+          try {
+            nativeRun(self, inputHandles, outputHandles);
+          } finally {
+            into.attachOutputs();
+          }
+        } finally {
+          for (int i = 0; i < acquired; i++) {
+            inputTensors[i].release();
+          }
+        }
+      } finally {
+        release();
+      }
+    } finally {
+      model.release();
+    }
+    return into;
+  }
+
+  @Override
+  void free(long handle) {
+    model.unregister(this);
+    nativeDelete(handle);
+  }
+
+  private static native long nativeForSignature(long model, String signatureKey,
+      String[] inputKeys, String[] outputKeys);
+
+  private static native long nativeForTensors(long model, String[] inputNames,
+      String[] outputNames);
+
+  private static native byte[] nativeEndpoints(long handle);
+
+  private static native void nativeRun(long handle, long[] inputs, long[] outputs);
+
+  private static native void nativeDelete(long handle);
+}

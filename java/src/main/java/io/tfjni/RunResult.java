@@ -1,0 +1,113 @@
+package io.tfjni;
+
+import java.util.List;
+
+/**
+ * The outputs of one run, in the predictor's output order. Reused across runs, it holds the same
+ * {@link Tensor} objects and refills them: a tensor read from it is valid until the next run into
+ * it or until it is closed. Closing it frees every output. Not for use by several threads at once.
+ */
+public final class RunResult implements AutoCloseable {
+  private final Predictor owner;
+  private final List<TensorSpec> specs;
+  private final Tensor[] outputs;
+  private final long[] outputHandles;
+  private final long[] inputHandles;
+  private final Tensor[] singleInput = new Tensor[1];
+  private boolean closed;
+  private boolean filled;
+
+  RunResult(Predictor owner) {
+    this.owner = owner;
+    this.specs = owner.outputs();
+    this.outputs = new Tensor[specs.size()];
+    for (int i = 0; i < outputs.length; i++) {
+      outputs[i] = Tensor.outputHolder();
+    }
+    this.outputHandles = new long[outputs.length];
+    this.inputHandles = new long[owner.inputs().size()];
+  }
+
+  public int size() {
+    return outputs.length;
+  }
+
+  /** The output keys (signature output keys, or graph tensor names), in order. */
+  public List<String> keys() {
+    return specs.stream().map(TensorSpec::key).toList();
+  }
+
+  public Tensor get(int index) {
+    checkReadable();
+    return outputs[index];
+  }
+
+  public Tensor get(String key) {
+    checkReadable();
+    for (int i = 0; i < outputs.length; i++) {
+      if (specs.get(i).key().equals(key)) {
+        return outputs[i];
+      }
+    }
+    throw new IllegalArgumentException("no output '" + key + "'; outputs are " + keys());
+  }
+
+  /** Frees every output; idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    for (Tensor output : outputs) {
+      output.close();
+    }
+  }
+
+  Predictor owner() {
+    if (closed) {
+      throw new IllegalStateException("RunResult is closed");
+    }
+    return owner;
+  }
+
+  long[] inputHandles() {
+    return inputHandles;
+  }
+
+  long[] outputHandles() {
+    return outputHandles;
+  }
+
+  Tensor[] singleInput() {
+    return singleInput;
+  }
+
+  /** Hands the previous outputs to native code, which frees them before the run. */
+  void detachOutputs() {
+    filled = false;
+    for (int i = 0; i < outputs.length; i++) {
+      outputHandles[i] = outputs[i].closeAndTake();
+    }
+  }
+
+  /** Takes this run's outputs (or, after a failed run, whatever native code left). */
+  void attachOutputs() {
+    boolean all = true;
+    for (int i = 0; i < outputs.length; i++) {
+      if (outputHandles[i] != 0) {
+        outputs[i].attach(outputHandles[i]);
+        outputHandles[i] = 0;
+      } else {
+        all = false;
+      }
+    }
+    filled = all;
+  }
+
+  private void checkReadable() {
+    if (closed) {
+      throw new IllegalStateException("RunResult is closed");
+    }
+    if (!filled) {
+      throw new IllegalStateException("RunResult holds no outputs: no successful run into it yet");
+    }
+  }
+}

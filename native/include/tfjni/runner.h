@@ -1,0 +1,64 @@
+// A prepared run: feeds and fetches resolved once, then run many times, from
+// many threads at once (it holds no mutable state).
+#pragma once
+
+#include <tensorflow/c/c_api.h>
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tfjni/live_objects.h"
+#include "tfjni/saved_model.h"
+#include "tfjni/session.h"
+#include "tfjni/signature.h"
+#include "tfjni/tensor.h"
+
+namespace tfjni {
+
+// One resolved feed or fetch, with what a fed tensor must look like.
+struct Endpoint {
+  std::string label;  // signature key, or graph tensor name
+  TF_Output output{};
+  TensorSpec spec;
+};
+
+class Runner {
+ public:
+  // Feeds `input_keys` and fetches `output_keys` of a signature; with no
+  // output keys, fetches every output in key order.
+  static std::unique_ptr<Runner> for_signature(const SavedModel& model,
+                                               std::string_view signature_key,
+                                               std::span<const std::string> input_keys,
+                                               std::span<const std::string> output_keys);
+  // Feeds and fetches graph tensors by name ("op:index").
+  static std::unique_ptr<Runner> for_tensors(std::shared_ptr<Session> session,
+                                             std::span<const std::string> input_names,
+                                             std::span<const std::string> output_names);
+
+  const std::vector<Endpoint>& inputs() const noexcept { return inputs_; }
+  const std::vector<Endpoint>& outputs() const noexcept { return outputs_; }
+
+  // Checks every input against its spec, runs, and stores one tensor per
+  // output in `results` (size outputs().size()), replacing what was there.
+  // An output that shares memory with an input is copied, so refilling the
+  // input later cannot change it.
+  void run(std::span<const Tensor* const> inputs, std::span<std::optional<Tensor>> results) const;
+  std::vector<Tensor> run(std::span<const Tensor* const> inputs) const;
+
+ private:
+  Runner(std::shared_ptr<Session> session, std::vector<Endpoint> inputs,
+         std::vector<Endpoint> outputs);
+  void check_inputs(std::span<const Tensor* const> inputs) const;
+
+  std::shared_ptr<Session> session_;
+  std::vector<Endpoint> inputs_;
+  std::vector<Endpoint> outputs_;
+  std::vector<TF_Output> feed_outputs_;
+  std::vector<TF_Output> fetch_outputs_;
+  LiveToken token_{ObjectKind::kRunner};
+};
+
+}  // namespace tfjni

@@ -1,0 +1,82 @@
+// Shared JNI plumbing: cached classes, exception translation, handle casts and
+// the byte encoding that carries tensor specs to Java in one crossing.
+#pragma once
+
+#include <jni.h>
+
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "tfjni/session_config.h"
+#include "tfjni/signature.h"
+
+namespace tfjni::jni {
+
+JavaVM* java_vm() noexcept;
+
+void throw_illegal_state(JNIEnv* env, const char* message);
+void throw_illegal_argument(JNIEnv* env, const std::string& message);
+// Translates the exception in flight (tfjni::Error -> TensorFlowException with
+// its code, bad_alloc -> OutOfMemoryError, others -> RuntimeException).
+void throw_current_exception(JNIEnv* env) noexcept;
+
+// Runs `body`, turning any C++ exception into a pending Java exception (the
+// function then returns a zero value). No C++ exception reaches the JVM.
+template <typename Body>
+auto guarded(JNIEnv* env, Body&& body) noexcept -> decltype(body()) {
+  using Result = decltype(body());
+  try {
+    return body();
+  } catch (...) {
+    throw_current_exception(env);
+  }
+  if constexpr (!std::is_void_v<Result>) return Result{};
+}
+
+// Becomes IllegalStateException in Java.
+struct ClosedHandleError : std::runtime_error {
+  ClosedHandleError() : std::runtime_error("the object is closed") {}
+};
+
+// The object behind a handle; a zero handle (never passed by the Java side for
+// an open object) throws ClosedHandleError.
+template <typename T>
+T* from_handle(jlong handle) {
+  if (handle == 0) throw ClosedHandleError();
+  return reinterpret_cast<T*>(static_cast<intptr_t>(handle));
+}
+template <typename T>
+jlong to_handle(T* object) noexcept {
+  return static_cast<jlong>(reinterpret_cast<intptr_t>(object));
+}
+
+// Java strings and arrays as C++ values.
+std::string to_string(JNIEnv* env, jstring value);
+std::vector<std::string> to_strings(JNIEnv* env, jobjectArray values);
+std::vector<int64_t> to_longs(JNIEnv* env, jlongArray values);
+jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes);
+
+// Session settings as the Java SessionOptions passes them (see SessionOptions.java).
+SessionConfig session_config(JNIEnv* env, jlongArray scalars, jstring visible_devices,
+                             jbyteArray raw_config, jintArray pool_threads, jobjectArray pool_names);
+
+// Little-endian encoding read by io.tfjni.SpecDecoder.
+class SpecEncoder {
+ public:
+  void put_int(int32_t value);
+  void put_long(int64_t value);
+  void put_string(std::string_view value);
+  void put_spec(const TensorSpec& spec);
+  void put_specs(const std::vector<TensorSpec>& specs);
+  const std::string& bytes() const noexcept { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace tfjni::jni

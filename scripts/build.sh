@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the native core, the JNI library and the jar (tests are not run here).
+source "$(dirname "$0")/common.sh"
+"$ROOT/scripts/setup.sh"
+
+TF_DIR=$(tensorflow_dir)
+step "Building native code (CMake + Ninja)"
+cmake -S "$ROOT/native" -B "$BUILD/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DTFJNI_TENSORFLOW_DIR="$TF_DIR" >"$BUILD/cmake-configure.log" 2>&1 ||
+  { cat "$BUILD/cmake-configure.log"; exit 1; }
+cmake --build "$BUILD/native" -j "$JOBS"
+
+step "Building the jar (Maven)"
+(cd "$ROOT/java" && mvn -B -q -DskipTests \
+  -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$TF_DIR" \
+  -Dtfjni.test.models="$(models_dir)" package)
+echo "built $ROOT/java/target/tfjni.jar"

@@ -1,0 +1,628 @@
+#!/usr/bin/env python3
+"""Build the tfjni test models and record TensorFlow Python's outputs as the oracle.
+
+Usage:  python scripts/generate_models.py OUT_DIR
+
+Run it with the project's virtualenv Python (see scripts/requirements.txt).
+OUT_DIR is created (stale content inside it is removed first) and receives the
+SavedModels, a frozen GraphDef, the digits hold-out arrays and manifest.json.
+Every expected output is computed by running the model *reloaded from disk*.
+See docs/test-models.md for the manifest format.
+"""
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# Note: TF_DETERMINISTIC_OPS is deliberately not set: with TF 2.18 it makes
+# Keras' tf.data input pipeline log a spurious "NodeDef mentions attribute
+# use_unbounded_threadpool" error. The CPU run is reproducible without it.
+
+import base64
+import json
+import shutil
+import sys
+import time
+import traceback
+from pathlib import Path
+
+SEED = 1234
+DTYPE_NAMES = [
+    "float16", "bfloat16", "float32", "float64",
+    "int8", "int16", "int32", "int64",
+    "uint8", "uint16", "uint32", "uint64",
+    "bool", "complex64", "complex128", "string",
+]
+# The strings used by strings/transform and (plus one more) dtypes/string.
+TEST_STRINGS = [
+    b"hello",
+    b"",
+    "héllo wörld ✓ 日本語".encode("utf-8"),
+    b"a string that is definitely longer than twenty-two bytes",
+    b"\xff\xfe\x00binary",
+]
+
+
+class GenerationError(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------
+# Encoding helpers
+# --------------------------------------------------------------------------
+def dtype_name_from_enum(enum):
+    """numpy-style name for a DataType enum (TF's own DType.name), else the
+    enum name lowercased without the DT_ prefix (e.g. 'invalid')."""
+    from tensorflow.core.framework import types_pb2
+    import tensorflow as tf
+
+    try:
+        return tf.dtypes.as_dtype(enum).name
+    except Exception:
+        return types_pb2.DataType.Name(enum)[3:].lower()
+
+
+def tensor_info_json(info):
+    if info.WhichOneof("encoding") != "name":
+        raise GenerationError("unsupported TensorInfo encoding %r" % info.WhichOneof("encoding"))
+    if not info.HasField("tensor_shape") or info.tensor_shape.unknown_rank:
+        shape = None
+    else:
+        shape = [int(d.size) for d in info.tensor_shape.dim]
+    return {
+        "name": info.name,
+        "dtype": dtype_name_from_enum(info.dtype),
+        "dtype_enum": int(info.dtype),
+        "shape": shape,
+    }
+
+
+def signatures_json(path):
+    from tensorflow.python.tools import saved_model_utils
+
+    mg = saved_model_utils.get_meta_graph_def(str(path), "serve")
+    out = {}
+    for key in sorted(mg.signature_def):
+        sd = mg.signature_def[key]
+        out[key] = {
+            "method": sd.method_name,
+            "inputs": {k: tensor_info_json(sd.inputs[k]) for k in sorted(sd.inputs)},
+            "outputs": {k: tensor_info_json(sd.outputs[k]) for k in sorted(sd.outputs)},
+        }
+    return out
+
+
+def encode_tensor(value):
+    """TENSOR json for a tf.Tensor / numpy array."""
+    import numpy as np
+    import tensorflow as tf
+
+    if isinstance(value, tf.Tensor):
+        dtype_name = value.dtype.name
+        arr = value.numpy()
+    else:
+        arr = np.asarray(value)
+        dtype_name = tf.as_dtype(arr.dtype).name if arr.dtype != object else "string"
+    arr = np.asarray(arr)
+    shape = [int(d) for d in arr.shape]
+    if dtype_name == "string":
+        flat = arr.reshape(-1)
+        strings = []
+        for s in flat:
+            if isinstance(s, str):
+                s = s.encode("utf-8")
+            strings.append(base64.b64encode(bytes(s)).decode("ascii"))
+        return {"dtype": "string", "shape": shape, "strings": strings}
+    expected = tf.as_dtype(dtype_name).as_numpy_dtype
+    if arr.dtype != np.dtype(expected):
+        raise GenerationError("dtype mismatch: %s vs %s" % (arr.dtype, dtype_name))
+    if arr.dtype.byteorder == ">":
+        arr = arr.byteswap().view(arr.dtype.newbyteorder("<"))
+    data = np.ascontiguousarray(arr).tobytes(order="C")
+    return {"dtype": dtype_name, "shape": shape,
+            "data": base64.b64encode(data).decode("ascii")}
+
+
+def save_npy(path, arr):
+    import numpy as np
+
+    arr = np.ascontiguousarray(arr)
+    if arr.dtype.byteorder == ">":
+        arr = arr.byteswap().view(arr.dtype.newbyteorder("<"))
+    with open(path, "wb") as f:
+        np.lib.format.write_array(f, arr, version=(1, 0), allow_pickle=False)
+
+
+def run_saved_model_case(out_dir, name, model, calls):
+    """calls: list of (signature_key, {input_key: numpy array or tf tensor}).
+
+    Loads the SavedModel freshly from disk and runs the calls in order."""
+    import tensorflow as tf
+
+    loaded = tf.saved_model.load(str(out_dir / model), tags=["serve"])
+    recorded = []
+    for sig_key, inputs in calls:
+        fn = loaded.signatures[sig_key]
+        tf_inputs = {k: tf.constant(v) if not isinstance(v, tf.Tensor) else v
+                     for k, v in inputs.items()}
+        outputs = fn(**tf_inputs)
+        recorded.append({
+            "signature": sig_key,
+            "inputs": {k: encode_tensor(v) for k, v in tf_inputs.items()},
+            "outputs": {k: encode_tensor(outputs[k]) for k in sorted(outputs)},
+        })
+    case = {"name": name, "model": model}
+    sig_keys = {c["signature"] for c in recorded}
+    if len(sig_keys) == 1:
+        case["signature"] = recorded[0]["signature"]
+    case["calls"] = recorded
+    return case
+
+
+# --------------------------------------------------------------------------
+# Models
+# --------------------------------------------------------------------------
+def build_digits(out_dir):
+    import numpy as np
+    import tensorflow as tf
+    import keras
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+
+    keras.utils.set_random_seed(SEED)
+    data = load_digits()
+    images = (data.images.astype(np.float32) / 16.0).reshape(-1, 8, 8, 1)
+    labels = data.target.astype(np.int64)
+    x_train, x_test, y_train, y_test = train_test_split(
+        images, labels, test_size=0.2, random_state=SEED, stratify=labels)
+
+    model = keras.Sequential([
+        keras.Input(shape=(8, 8, 1), name="images"),
+        keras.layers.Conv2D(8, 3, activation="relu", name="conv"),
+        keras.layers.Flatten(name="flatten"),
+        keras.layers.Dense(10, activation="softmax", name="probs"),
+    ], name="digits")
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01),
+                  loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    model.fit(x_train, y_train, epochs=8, batch_size=32, shuffle=True, verbose=0)
+
+    path = out_dir / "digits"
+    model.export(str(path), format="tf_saved_model", verbose=False)
+
+    loaded = tf.saved_model.load(str(path), tags=["serve"])
+    fn = loaded.signatures["serving_default"]
+    (in_key,) = fn.structured_input_signature[1].keys()
+    (out_key,) = fn.structured_outputs.keys()
+    probs = fn(**{in_key: tf.constant(x_test)})[out_key].numpy()
+    acc = float((probs.argmax(axis=1) == y_test).mean())
+    if acc <= 0.9:
+        raise GenerationError("digits hold-out accuracy %.3f <= 0.90" % acc)
+
+    save_npy(out_dir / "digits_holdout_images.npy", x_test.astype(np.float32))
+    save_npy(out_dir / "digits_holdout_labels.npy", y_test.astype(np.int64))
+    save_npy(out_dir / "digits_holdout_probs.npy", probs.astype(np.float32))
+
+    cases = [
+        run_saved_model_case(out_dir, "digits_batch1", "digits",
+                             [("serving_default", {in_key: x_test[:1]})]),
+        run_saved_model_case(out_dir, "digits_batch7", "digits",
+                             [("serving_default", {in_key: x_test[1:8]})]),
+    ]
+    extra = {"holdout_images": "digits_holdout_images.npy",
+             "holdout_labels": "digits_holdout_labels.npy",
+             "holdout_probs": "digits_holdout_probs.npy",
+             "holdout_accuracy": acc}
+    return cases, extra, "hold-out accuracy %.3f on %d images" % (acc, len(y_test))
+
+
+def build_multi(out_dir):
+    import numpy as np
+    import tensorflow as tf
+
+    class Multi(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="a"),
+                                      tf.TensorSpec([None], tf.float32, name="b")])
+        def add(self, a, b):
+            return {"sum": a + b}
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+        def scale(self, x):
+            return {"scaled": x * 2.0, "total": tf.reduce_sum(x)}
+
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32, name="x")])
+        def any_rank(self, x):
+            return {"doubled": x * 2.0}
+
+    m = Multi()
+    add = m.add.get_concrete_function()
+    tf.saved_model.save(m, str(out_dir / "multi"), signatures={
+        "serving_default": add,
+        "add": add,
+        "scale": m.scale.get_concrete_function(),
+        "any_rank": m.any_rank.get_concrete_function(),
+    })
+    f32 = np.float32
+    cases = [
+        run_saved_model_case(out_dir, "multi_add", "multi", [
+            ("add", {"a": np.array([1.5, -2.0, 3.25, 0.0], f32),
+                     "b": np.array([0.5, 2.0, -10.0, 7.0], f32)})]),
+        run_saved_model_case(out_dir, "multi_serving_default", "multi", [
+            ("serving_default", {"a": np.array([1.0, 2.0], f32),
+                                 "b": np.array([10.0, 20.0], f32)})]),
+        run_saved_model_case(out_dir, "multi_scale", "multi", [
+            ("scale", {"x": np.array([[1, 2, 3], [4.5, -5, 6]], f32)})]),
+        run_saved_model_case(out_dir, "multi_any_rank_rank3", "multi", [
+            ("any_rank", {"x": np.arange(24, dtype=f32).reshape(2, 3, 4) - 7.5})]),
+        run_saved_model_case(out_dir, "multi_any_rank_scalar", "multi", [
+            ("any_rank", {"x": np.array(-3.25, f32)})]),
+    ]
+    return cases, {}, "%d signatures" % 4
+
+
+def dtype_test_values(name):
+    """A [2,3] numpy array for dtypes/<name> (min/max, negatives, zero, +-inf)."""
+    import numpy as np
+    import tensorflow as tf
+
+    if name == "string":
+        return np.array(TEST_STRINGS + [b"sixth"], dtype=object).reshape(2, 3)
+    if name == "bool":
+        return np.array([[True, False, True], [False, False, True]], dtype=bool)
+    d = tf.as_dtype(name)
+    npd = d.as_numpy_dtype
+    if d.is_complex:
+        real = tf.float32 if name == "complex64" else tf.float64
+        inf = float("inf")
+        vals = [complex(-inf, 1.0), complex(-1.5, 2.25), complex(0.0, 0.0),
+                complex(real.max, real.min), complex(3.0, -0.5), complex(inf, -inf)]
+        return np.array(vals, dtype=npd).reshape(2, 3)
+    if d.is_floating:
+        inf = float("inf")
+        vals = [-inf, float(d.min), -1.5, 0.0, float(d.max), inf]
+        return np.array(vals, dtype=npd).reshape(2, 3)
+    if d.is_unsigned:
+        vals = [0, int(d.max), 1, 42, int(d.max) - 1, 7]
+    else:
+        vals = [int(d.min), int(d.max), -1, 0, 1, 42]
+    return np.array(vals, dtype=npd).reshape(2, 3)
+
+
+def build_dtypes(out_dir):
+    import tensorflow as tf
+
+    m = tf.Module()
+    sigs = {}
+    for name in DTYPE_NAMES:
+        dt = tf.as_dtype(name)
+
+        # ReverseV2 has CPU kernels for every dtype listed here in TF 2.18
+        # (verified), so no fallback op is needed.
+        def fn(x):
+            return {"same": tf.identity(x), "reversed": tf.reverse(x, axis=[0])}
+
+        f = tf.function(fn, input_signature=[tf.TensorSpec([None, 3], dt, name="x")])
+        setattr(m, "f_" + name, f)
+        sigs[name] = f.get_concrete_function()
+    tf.saved_model.save(m, str(out_dir / "dtypes"), signatures=sigs)
+    cases = [
+        run_saved_model_case(out_dir, "dtypes_" + name, "dtypes",
+                             [(name, {"x": tf.constant(dtype_test_values(name),
+                                                       dtype=tf.as_dtype(name))})])
+        for name in DTYPE_NAMES
+    ]
+    return cases, {}, "%d dtype signatures" % len(DTYPE_NAMES)
+
+
+def build_shapes(out_dir):
+    import numpy as np
+    import tensorflow as tf
+
+    class Shapes(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32, name="x")])
+        def square(self, x):
+            return {"y": x * x}
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+        def row_sums(self, x):
+            return {"sums": tf.reduce_sum(x, axis=1)}
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.int64, name="n")])
+        def int_scalar(self, n):
+            return {"next": n + 1}
+
+    m = Shapes()
+    tf.saved_model.save(m, str(out_dir / "shapes"), signatures={
+        "square": m.square.get_concrete_function(),
+        "row_sums": m.row_sums.get_concrete_function(),
+        "int_scalar": m.int_scalar.get_concrete_function(),
+    })
+    cases = [
+        run_saved_model_case(out_dir, "shapes_square_scalar", "shapes",
+                             [("square", {"x": np.array(-3.5, np.float32)})]),
+        run_saved_model_case(out_dir, "shapes_row_sums_empty", "shapes",
+                             [("row_sums", {"x": np.zeros((0, 3), np.float32)})]),
+        run_saved_model_case(out_dir, "shapes_row_sums", "shapes",
+                             [("row_sums", {"x": np.array([[1, 2, 3], [-4, 0.5, 10]], np.float32)})]),
+        run_saved_model_case(out_dir, "shapes_int_scalar", "shapes",
+                             [("int_scalar", {"n": np.array(41, np.int64)})]),
+    ]
+    return cases, {}, "3 signatures"
+
+
+def build_strings(out_dir):
+    import numpy as np
+    import tensorflow as tf
+
+    class Strings(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="s")])
+        def transform(self, s):
+            return {"upper": tf.strings.upper(s),
+                    "length": tf.strings.length(s),  # int32, unit BYTE
+                    "joined": s + "_suffix"}
+
+    m = Strings()
+    tf.saved_model.save(m, str(out_dir / "strings"),
+                        signatures={"transform": m.transform.get_concrete_function()})
+    cases = [run_saved_model_case(out_dir, "strings_transform", "strings", [
+        ("transform", {"s": tf.constant(np.array(TEST_STRINGS, dtype=object), tf.string)})])]
+    return cases, {}, "1 signature"
+
+
+def build_counter(out_dir):
+    import numpy as np
+    import tensorflow as tf
+
+    class Counter(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.count = tf.Variable(0, dtype=tf.int64, name="count")
+
+        @tf.function(input_signature=[])
+        def increment(self):
+            return {"value": self.count.assign_add(1)}
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.int64, name="delta")])
+        def add(self, delta):
+            return {"value": self.count.assign_add(delta)}
+
+        @tf.function(input_signature=[])
+        def read(self):
+            return {"value": self.count.read_value()}
+
+    m = Counter()
+    tf.saved_model.save(m, str(out_dir / "counter"), signatures={
+        "increment": m.increment.get_concrete_function(),
+        "add": m.add.get_concrete_function(),
+        "read": m.read.get_concrete_function(),
+    })
+    case = run_saved_model_case(out_dir, "counter_sequence", "counter", [
+        ("increment", {}), ("increment", {}), ("increment", {}),
+        ("add", {"delta": np.array(10, np.int64)}), ("read", {}),
+    ])
+    got = [int(base64_to_array(c["outputs"]["value"])) for c in case["calls"]]
+    if got != [1, 2, 3, 13, 13]:
+        raise GenerationError("counter sequence gave %r, expected [1, 2, 3, 13, 13]" % got)
+    return [case], {}, "values %s" % got
+
+
+def base64_to_array(t):
+    import numpy as np
+    import tensorflow as tf
+
+    npd = tf.as_dtype(t["dtype"]).as_numpy_dtype
+    return np.frombuffer(base64.b64decode(t["data"]), dtype=np.dtype(npd).newbyteorder("<")
+                         ).reshape(t["shape"])
+
+
+def build_lookup(out_dir):
+    import numpy as np
+    import tensorflow as tf
+
+    class Lookup(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = tf.lookup.StaticHashTable(
+                tf.lookup.KeyValueTensorInitializer(
+                    tf.constant(["apple", "banana", "cherry"]),
+                    tf.constant([1, 2, 3], dtype=tf.int64)),
+                default_value=tf.constant(-1, tf.int64))
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="keys")])
+        def lookup(self, keys):
+            return {"ids": self.table.lookup(keys)}
+
+    m = Lookup()
+    tf.saved_model.save(m, str(out_dir / "lookup"),
+                        signatures={"lookup": m.lookup.get_concrete_function()})
+    keys = np.array([b"banana", b"kiwi", b"apple", b"cherry", b""], dtype=object)
+    case = run_saved_model_case(out_dir, "lookup_keys", "lookup",
+                                [("lookup", {"keys": tf.constant(keys, tf.string)})])
+    ids = base64_to_array(case["calls"][0]["outputs"]["ids"]).tolist()
+    if ids != [2, -1, 1, 3, -1]:
+        raise GenerationError("lookup gave %r" % ids)
+    return [case], {}, "ids %s" % ids
+
+
+def build_frozen(out_dir):
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2)
+
+    w = tf.Variable([[0.5, -1.0, 0.25], [1.5, 0.75, -0.5]], dtype=tf.float32, name="W")
+    b = tf.Variable([0.1, -0.2, 0.3], dtype=tf.float32, name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def f(x):
+        return tf.tanh(tf.matmul(x, w) + b)
+
+    frozen = convert_variables_to_constants_v2(f.get_concrete_function())
+    graph_def = frozen.graph.as_graph_def()
+    input_names = [t.name for t in frozen.inputs]
+    output_names = [t.name for t in frozen.outputs]
+    if any(n.dtype == tf.resource for n in frozen.inputs):
+        raise GenerationError("frozen graph still has resource inputs")
+    path = out_dir / "frozen.pb"
+    path.write_bytes(graph_def.SerializeToString())
+
+    # Oracle: import the GraphDef read back from disk and run it in a Session.
+    gd = tf.compat.v1.GraphDef()
+    gd.ParseFromString(path.read_bytes())
+    x = np.array([[0.0, 0.0], [1.0, 2.0], [-1.5, 0.5], [3.0, -4.0]], np.float32)
+    g = tf.Graph()
+    with g.as_default():
+        tf.graph_util.import_graph_def(gd, name="")
+    with tf.compat.v1.Session(graph=g) as sess:
+        (y,) = sess.run(output_names, feed_dict={input_names[0]: x})
+    case = {"name": "frozen_tanh_batch4", "model": "frozen", "calls": [{
+        "inputs": {input_names[0]: encode_tensor(x)},
+        "outputs": {output_names[0]: encode_tensor(np.asarray(y, np.float32))},
+    }]}
+    extra = {"inputs": input_names, "outputs": output_names}
+    return [case], extra, "inputs %s outputs %s" % (input_names, output_names)
+
+
+# --------------------------------------------------------------------------
+# ConfigProto fixtures
+# --------------------------------------------------------------------------
+CONFIG_CASES = [
+    ("empty", {}),
+    ("intra_only", {"intra_op_threads": 2}),
+    ("inter_only", {"inter_op_threads": 3}),
+    ("single_thread_soft_placement",
+     {"intra_op_threads": 1, "inter_op_threads": 1, "allow_soft_placement": True}),
+    ("gpu_options",
+     {"gpu_allow_growth": True, "gpu_memory_fraction": 0.5, "gpu_visible_devices": "0,1"}),
+    ("per_session_threads", {"use_per_session_threads": True}),
+    ("session_thread_pools",
+     {"session_inter_op_thread_pool": [{"num_threads": 4, "global_name": "pool_a"},
+                                       {"num_threads": 2}]}),
+    ("everything",
+     {"intra_op_threads": 4, "inter_op_threads": 2, "use_per_session_threads": True,
+      "allow_soft_placement": True, "gpu_allow_growth": True,
+      "gpu_memory_fraction": 0.25, "gpu_visible_devices": "0"}),
+    ("large_values", {"intra_op_threads": 1000000, "gpu_memory_fraction": 1e-9}),
+]
+
+
+def build_config_protos():
+    from tensorflow.core.protobuf import config_pb2
+
+    out = []
+    for name, opts in CONFIG_CASES:
+        c = config_pb2.ConfigProto()
+        for key, val in opts.items():
+            if key == "intra_op_threads":
+                c.intra_op_parallelism_threads = val
+            elif key == "inter_op_threads":
+                c.inter_op_parallelism_threads = val
+            elif key == "use_per_session_threads":
+                c.use_per_session_threads = val
+            elif key == "session_inter_op_thread_pool":
+                for p in val:
+                    tp = c.session_inter_op_thread_pool.add()
+                    tp.num_threads = p["num_threads"]
+                    if "global_name" in p:
+                        tp.global_name = p["global_name"]
+            elif key == "allow_soft_placement":
+                c.allow_soft_placement = val
+            elif key == "gpu_allow_growth":
+                c.gpu_options.allow_growth = val
+            elif key == "gpu_memory_fraction":
+                c.gpu_options.per_process_gpu_memory_fraction = val
+            elif key == "gpu_visible_devices":
+                c.gpu_options.visible_device_list = val
+            else:
+                raise GenerationError("unknown config option " + key)
+        data = c.SerializeToString(deterministic=True)
+        out.append({"name": name, "options": opts,
+                    "bytes": base64.b64encode(data).decode("ascii")})
+    return out
+
+
+# --------------------------------------------------------------------------
+def prepare_out_dir(out_dir):
+    out_dir = out_dir.resolve()
+    forbidden = {Path("/").resolve(), Path.home().resolve(), Path.cwd().resolve()}
+    if out_dir in forbidden or (out_dir / ".git").exists():
+        raise GenerationError("refusing to clear %s; pick a dedicated output directory" % out_dir)
+    if out_dir.exists():
+        if not out_dir.is_dir():
+            raise GenerationError("%s exists and is not a directory" % out_dir)
+        for child in out_dir.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print("usage: %s OUT_DIR" % argv[0], file=sys.stderr)
+        return 2
+    start = time.time()
+    out_dir = prepare_out_dir(Path(argv[1]))
+
+    import numpy as np
+    import tensorflow as tf
+    import keras
+
+    tf.get_logger().setLevel("ERROR")  # e.g. the harmless table_initializer warning
+    tf.random.set_seed(SEED)
+    np.random.seed(SEED)
+
+    builders = [
+        ("digits", "saved_model", build_digits),
+        ("multi", "saved_model", build_multi),
+        ("dtypes", "saved_model", build_dtypes),
+        ("shapes", "saved_model", build_shapes),
+        ("strings", "saved_model", build_strings),
+        ("counter", "saved_model", build_counter),
+        ("lookup", "saved_model", build_lookup),
+        ("frozen", "graph_def", build_frozen),
+    ]
+    models, signatures, cases = {}, {}, []
+    for name, kind, build in builders:
+        t0 = time.time()
+        model_cases, extra, summary = build(out_dir)
+        if kind == "saved_model":
+            entry = {"path": name, "kind": kind, "tags": ["serve"]}
+            signatures[name] = signatures_json(out_dir / name)
+        else:
+            entry = {"path": "frozen.pb", "kind": kind}
+        entry.update(extra)
+        models[name] = entry
+        cases.extend(model_cases)
+        print("[%5.1fs] %-8s %s (%.1fs)" % (time.time() - start, name, summary,
+                                            time.time() - t0), flush=True)
+
+    names = [c["name"] for c in cases]
+    if len(names) != len(set(names)):
+        raise GenerationError("duplicate case names")
+
+    manifest = {
+        "tensorflow_version": tf.__version__,
+        "keras_version": keras.__version__,
+        "numpy_version": np.__version__,
+        "models": models,
+        "signatures": signatures,
+        "cases": cases,
+        "config_protos": build_config_protos(),
+    }
+    with open(out_dir / "manifest.json", "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=1, ensure_ascii=True)
+        f.write("\n")
+    print("[%5.1fs] wrote %s (%d models, %d cases, %d config protos)" % (
+        time.time() - start, out_dir / "manifest.json", len(models), len(cases),
+        len(manifest["config_protos"])), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except Exception as e:  # noqa: BLE001 - report any failure clearly
+        if not isinstance(e, GenerationError):
+            traceback.print_exc()
+        print("generate_models.py: FAILED: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian packages, the TensorFlow venv) and
+# generates the test models. Quick when everything is already there.
+source "$(dirname "$0")/common.sh"
+
+install_debian_packages() {
+  local wanted=(cmake ninja-build g++ libgtest-dev nlohmann-json3-dev openjdk-17-jdk-headless maven python3-venv)
+  local missing=()
+  for package in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  # The machine's python3 may come from elsewhere (pyenv); it needs venv, not the Debian package.
+  if python3 -m venv --help >/dev/null 2>&1; then
+    missing=("${missing[@]/python3-venv}")
+  fi
+  missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+  if ((${#missing[@]})); then
+    step "Installing Debian packages: ${missing[*]}"
+    local sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+create_venv() {
+  [[ -f "$VENV/.complete" ]] && return
+  step "Creating the TensorFlow $TFJNI_TF_VERSION virtualenv in $VENV (one-off, ~1 min)"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip
+  sed "s/^tensorflow-cpu==.*/tensorflow-cpu==$TFJNI_TF_VERSION/" "$ROOT/scripts/requirements.txt" > "$VENV/requirements.txt"
+  "$VENV/bin/pip" install -q -r "$VENV/requirements.txt"
+  touch "$VENV/.complete"
+}
+
+generate_models() {
+  local dir
+  dir=$(models_dir)
+  [[ -f "$dir/.complete" ]] && return
+  step "Generating test models with TensorFlow Python into $dir"
+  rm -rf "$dir.tmp"
+  mkdir -p "$(dirname "$dir")"
+  "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$dir.tmp"
+  touch "$dir.tmp/.complete"
+  rm -rf "$dir"
+  mv "$dir.tmp" "$dir"
+}
+
+install_debian_packages
+create_venv
+tensorflow_dir >/dev/null
+generate_models
