@@ -5,7 +5,7 @@ source "$(dirname "$0")/common.sh"
 
 TF_DIR=$(tensorflow_dir)
 step "Building native code (CMake + Ninja)"
-cmake -S "$ROOT/native" -B "$BUILD/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$ROOT/native" -B "$BUILD/native" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_TESTS=ON \
   -DTFJNI_TENSORFLOW_DIR="$TF_DIR" >"$BUILD/cmake-configure.log" 2>&1 ||
   { cat "$BUILD/cmake-configure.log"; exit 1; }
 cmake --build "$BUILD/native" -j "$JOBS"

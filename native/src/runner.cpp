@@ -68,13 +68,24 @@ bool shape_matches(const TensorSpec& spec, const Tensor& tensor) {
 // True if `output` points into the memory of one of `inputs` (an Identity,
 // say): such an output would change when the caller refills the input.
 bool aliases_an_input(const Tensor& output, std::span<const Tensor* const> inputs) {
-  if (output.byte_size() == 0 || output.dtype() == TF_STRING) return false;
+  if (output.byte_size() == 0) return false;
   auto* begin = static_cast<const char*>(output.data());
   for (const Tensor* input : inputs) {
     auto* in_begin = static_cast<const char*>(input->data());
     if (begin >= in_begin && begin < in_begin + input->byte_size()) return true;
   }
   return false;
+}
+
+// A copy of `tensor` in memory of its own (string elements included).
+Tensor deep_copy(const Tensor& tensor) {
+  if (tensor.dtype() == TF_STRING) {
+    std::vector<std::string_view> values;
+    values.reserve(static_cast<size_t>(tensor.num_elements()));
+    for (int64_t i = 0; i < tensor.num_elements(); ++i) values.push_back(tensor.string_at(i));
+    return Tensor::strings(tensor.shape(), values);
+  }
+  return Tensor::copy_of(tensor.dtype(), tensor.shape(), tensor.data(), tensor.byte_size());
 }
 
 }  // namespace
@@ -155,7 +166,7 @@ void Runner::run(std::span<const Tensor* const> inputs, std::span<std::optional<
   }
   for (std::optional<Tensor>& result : results) {
     if (aliases_an_input(*result, inputs)) {
-      Tensor copy = Tensor::copy_of(result->dtype(), result->shape(), result->data(), result->byte_size());
+      Tensor copy = deep_copy(*result);
       result.emplace(std::move(copy));
     }
   }

@@ -26,7 +26,8 @@ void parse_shape(std::string_view bytes, TensorSpec& spec) {
   wire::Reader shape(bytes);
   while (shape.next()) {
     if (shape.field() == kShapeDim) {
-      int64_t size = -1;
+      // proto3 leaves size 0 off the wire: a dim without a size has size 0.
+      int64_t size = 0;
       wire::Reader dim(shape.bytes());
       while (dim.next()) {
         if (dim.field() == kDimSize) size = static_cast<int64_t>(dim.varint());

@@ -91,6 +91,14 @@ Tensor Tensor::allocate(TF_DataType dtype, std::span<const int64_t> dims) {
   size_t length = checked_byte_size(dtype, dims);
   TF_Tensor* t = TF_AllocateTensor(dtype, dims.data(), static_cast<int>(dims.size()), length);
   if (t == nullptr) throw std::bad_alloc();
+  // TensorFlow's allocator returns a tensor without memory when it cannot get
+  // `length` bytes: say so instead of writing through a null pointer.
+  if (length > 0 && TF_TensorData(t) == nullptr) {
+    TF_DeleteTensor(t);
+    throw_error(TF_RESOURCE_EXHAUSTED, "could not allocate " + std::to_string(length) +
+                                           " bytes for a " + dtype_name(dtype) + " tensor of shape " +
+                                           shape_string({dims.begin(), dims.end()}));
+  }
   Tensor tensor(t);
   if (length > 0) std::memset(tensor.data(), 0, length);
   return tensor;

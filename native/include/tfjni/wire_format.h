@@ -15,6 +15,8 @@ enum class WireType : uint8_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2,
 class Reader {
  public:
   explicit Reader(std::string_view bytes) : rest_(bytes) {}
+  // A reader only views its bytes: it must not outlive them.
+  explicit Reader(std::string&&) = delete;
 
   // Moves to the next field; false at the end of the message.
   bool next();

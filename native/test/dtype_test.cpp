@@ -1,0 +1,94 @@
+// dtype names and sizes.
+#include <tensorflow/c/tf_tstring.h>
+
+#include <map>
+
+#include "test_data.h"
+
+namespace tfjni::test {
+namespace {
+
+using DtypeTest = LeakCheckedTest;
+
+// Names as in tensorflow/core/framework/types.proto, without "DT_".
+const std::map<int, std::string>& known_names() {
+  static const std::map<int, std::string> names{
+      {TF_FLOAT, "FLOAT"},         {TF_DOUBLE, "DOUBLE"},         {TF_INT32, "INT32"},
+      {TF_UINT8, "UINT8"},         {TF_INT16, "INT16"},           {TF_INT8, "INT8"},
+      {TF_STRING, "STRING"},       {TF_COMPLEX64, "COMPLEX64"},   {TF_INT64, "INT64"},
+      {TF_BOOL, "BOOL"},           {TF_QINT8, "QINT8"},           {TF_QUINT8, "QUINT8"},
+      {TF_QINT32, "QINT32"},       {TF_BFLOAT16, "BFLOAT16"},     {TF_QINT16, "QINT16"},
+      {TF_QUINT16, "QUINT16"},     {TF_UINT16, "UINT16"},         {TF_COMPLEX128, "COMPLEX128"},
+      {TF_HALF, "HALF"},           {TF_RESOURCE, "RESOURCE"},     {TF_VARIANT, "VARIANT"},
+      {TF_UINT32, "UINT32"},       {TF_UINT64, "UINT64"},         {TF_FLOAT8_E5M2, "FLOAT8_E5M2"},
+      {TF_FLOAT8_E4M3FN, "FLOAT8_E4M3FN"}, {TF_INT4, "INT4"},     {TF_UINT4, "UINT4"},
+  };
+  return names;
+}
+
+TEST_F(DtypeTest, NamesOfAllTypes) {
+  for (const auto& [code, name] : known_names()) {
+    EXPECT_EQ(dtype_name(static_cast<TF_DataType>(code)), name) << "code " << code;
+    EXPECT_TRUE(is_known_dtype(code)) << name;
+  }
+}
+
+TEST_F(DtypeTest, UnknownCodesAreNamedByNumber) {
+  for (int code : {-1, 100, 1 << 20}) EXPECT_FALSE(is_known_dtype(code)) << code;
+  for (int code : {0, 26, 27, 28, 31}) {  // within TF_DataType's range
+    EXPECT_FALSE(is_known_dtype(code)) << code;
+    EXPECT_EQ(dtype_name(static_cast<TF_DataType>(code)), "DTYPE_" + std::to_string(code));
+    EXPECT_EQ(dtype_size(static_cast<TF_DataType>(code)), 0u) << code;
+  }
+}
+
+// TensorFlow's own TF_DataTypeSize is the oracle for every fixed-size type.
+TEST_F(DtypeTest, SizesMatchTensorFlow) {
+  for (const auto& [code, name] : known_names()) {
+    auto dtype = static_cast<TF_DataType>(code);
+    if (dtype == TF_STRING || dtype == TF_RESOURCE || dtype == TF_VARIANT) {
+      EXPECT_EQ(dtype_size(dtype), 0u) << name << " is variable-size";
+    } else {
+      EXPECT_EQ(dtype_size(dtype), TF_DataTypeSize(dtype)) << name;
+      EXPECT_GT(dtype_size(dtype), 0u) << name;
+    }
+  }
+}
+
+TEST_F(DtypeTest, SizesOfCommonTypes) {
+  EXPECT_EQ(dtype_size(TF_BOOL), sizeof(bool));
+  EXPECT_EQ(dtype_size(TF_HALF), 2u);
+  EXPECT_EQ(dtype_size(TF_BFLOAT16), 2u);
+  EXPECT_EQ(dtype_size(TF_FLOAT), sizeof(float));
+  EXPECT_EQ(dtype_size(TF_DOUBLE), sizeof(double));
+  EXPECT_EQ(dtype_size(TF_COMPLEX64), 2 * sizeof(float));
+  EXPECT_EQ(dtype_size(TF_COMPLEX128), 2 * sizeof(double));
+  EXPECT_EQ(dtype_size(TF_INT64), sizeof(int64_t));
+  EXPECT_EQ(dtype_size(TF_UINT16), sizeof(uint16_t));
+}
+
+// The test helpers' numpy-style names agree with TensorFlow's enum values in
+// every TENSORINFO of the manifest.
+TEST_F(DtypeTest, ManifestDtypeNamesMatchTheirEnums) {
+  int checked = 0;
+  for (const auto& [model, signatures] : manifest().at("signatures").items()) {
+    for (const auto& [key, signature] : signatures.items()) {
+      for (const char* side : {"inputs", "outputs"}) {
+        for (const auto& [name, info] : signature.at(side).items()) {
+          EXPECT_EQ(static_cast<int>(dtype_from_name(info.at("dtype").get<std::string>())),
+                    info.at("dtype_enum").get<int>())
+              << model << "/" << key << " " << side << " " << name;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 16);
+}
+
+TEST_F(DtypeTest, UnknownNameIsRejectedByTheHelpers) {
+  EXPECT_THROW(dtype_from_name("float33"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tfjni::test

@@ -1,0 +1,279 @@
+// SavedModel loading and SignatureDef parsing, against the manifest's
+// signatures (read by TensorFlow Python from the same MetaGraphDefs).
+#include <tensorflow/c/c_api.h>
+
+#include <filesystem>
+
+#include "test_data.h"
+#include "tfjni/wire_format.h"
+
+namespace tfjni::test {
+namespace {
+
+namespace fs = std::filesystem;
+using SavedModelTest = LeakCheckedTest;
+
+const std::vector<std::string> kServe{"serve"};
+
+// Copies a model directory into `dir`, leaving out `skip` (a relative path).
+fs::path copy_model(const std::string& model, const fs::path& dir, const fs::path& skip = {}) {
+  fs::path source = model_path(model);
+  fs::path target = dir / model;
+  fs::create_directories(target);
+  for (const auto& entry : fs::recursive_directory_iterator(source)) {
+    fs::path relative = fs::relative(entry.path(), source);
+    if (!skip.empty() && (relative == skip || relative.native().starts_with(skip.native() + "/"))) continue;
+    if (entry.is_directory()) {
+      fs::create_directories(target / relative);
+    } else {
+      fs::copy_file(entry.path(), target / relative);
+    }
+  }
+  return target;
+}
+
+::testing::AssertionResult spec_matches(const TensorSpec& spec, const std::string& key, const Json& info) {
+  auto fail = [&] { return ::testing::AssertionFailure() << "'" << key << "': "; };
+  if (spec.key != key) return fail() << "key " << spec.key;
+  if (spec.tensor_name != info.at("name").get<std::string>()) {
+    return fail() << "tensor name " << spec.tensor_name << ", expected " << info.at("name");
+  }
+  if (static_cast<int>(spec.dtype) != info.at("dtype_enum").get<int>()) {
+    return fail() << "dtype " << spec.dtype << ", expected " << info.at("dtype_enum");
+  }
+  const Json& shape = info.at("shape");
+  if (shape.is_null()) {
+    if (!spec.unknown_rank || !spec.shape.empty()) {
+      return fail() << "shape " << shape_string(spec.shape, spec.unknown_rank) << ", expected unknown rank";
+    }
+  } else if (spec.unknown_rank || spec.shape != shape.get<std::vector<int64_t>>()) {
+    return fail() << "shape " << shape_string(spec.shape, spec.unknown_rank) << ", expected " << shape.dump();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult specs_match(const std::vector<TensorSpec>& specs, const Json& infos) {
+  std::vector<std::string> keys;
+  for (const TensorSpec& spec : specs) keys.push_back(spec.key);
+  std::vector<std::string> expected_keys = keys_of(infos);
+  std::sort(expected_keys.begin(), expected_keys.end());
+  if (keys != expected_keys) {
+    return ::testing::AssertionFailure() << "keys " << ::testing::PrintToString(keys) << ", expected "
+                                         << ::testing::PrintToString(expected_keys);
+  }
+  for (const TensorSpec& spec : specs) {
+    auto match = spec_matches(spec, spec.key, infos.at(spec.key));
+    if (!match) return match;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST_F(SavedModelTest, ManifestComesFromTheLinkedTensorFlow) {
+  EXPECT_EQ(manifest().at("tensorflow_version").get<std::string>(), std::string(TF_Version()));
+}
+
+TEST_F(SavedModelTest, EveryModelLoadsWithTheManifestsSignatures) {
+  std::vector<std::string> models = model_names("saved_model");
+  ASSERT_GE(models.size(), 7u);
+  for (const std::string& name : models) {
+    SCOPED_TRACE("model " + name);
+    auto model = load_saved_model(name);
+    ASSERT_NE(model, nullptr);
+    ASSERT_NE(model->session(), nullptr);
+    const Json& expected = manifest().at("signatures").at(name);
+
+    std::vector<std::string> keys;
+    for (const SignatureDef& def : model->signatures()) keys.push_back(def.key);
+    std::vector<std::string> expected_keys = keys_of(expected);
+    std::sort(expected_keys.begin(), expected_keys.end());
+    EXPECT_EQ(keys, expected_keys);
+
+    for (const SignatureDef& def : model->signatures()) {
+      SCOPED_TRACE("signature " + def.key);
+      if (!expected.contains(def.key)) continue;
+      const Json& sig = expected.at(def.key);
+      EXPECT_EQ(def.method, sig.at("method").get<std::string>());
+      EXPECT_TRUE(specs_match(def.inputs, sig.at("inputs"))) << "inputs";
+      EXPECT_TRUE(specs_match(def.outputs, sig.at("outputs"))) << "outputs";
+      EXPECT_EQ(&model->signature(def.key), &def);
+    }
+  }
+}
+
+TEST_F(SavedModelTest, FindInputAndOutputByKey) {
+  auto model = load_saved_model("strings");
+  const SignatureDef& def = model->signature("transform");
+  ASSERT_NE(def.find_input("s"), nullptr);
+  EXPECT_EQ(def.find_input("s")->dtype, TF_STRING);
+  ASSERT_NE(def.find_output("length"), nullptr);
+  EXPECT_EQ(def.find_output("length")->dtype, TF_INT32);
+  EXPECT_EQ(def.find_input("length"), nullptr);
+  EXPECT_EQ(def.find_output("s"), nullptr);
+  EXPECT_EQ(def.find_output(""), nullptr);
+}
+
+TEST_F(SavedModelTest, UnknownSignatureKeyNamesTheAvailableOnes) {
+  auto model = load_saved_model("multi");
+  EXPECT_TRUE(throws_error([&] { model->signature("nope"); }, TF_INVALID_ARGUMENT,
+                           {"'nope'", "add", "any_rank", "scale", "serving_default"}));
+  EXPECT_TRUE(throws_error([&] { model->signature(""); }, TF_INVALID_ARGUMENT));
+}
+
+TEST_F(SavedModelTest, MissingDirectoryIsNotFound) {
+  TempDir dir;
+  const std::string missing = (dir.path() / "no-such-model").string();
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(missing, kServe); }, TF_NOT_FOUND, {"no-such-model"}));
+}
+
+TEST_F(SavedModelTest, EmptyDirectoryIsNotFound) {
+  TempDir dir;
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(dir.path().string(), kServe); }, TF_NOT_FOUND));
+}
+
+TEST_F(SavedModelTest, WrongTagIsNotFound) {
+  const std::vector<std::string> train{"train"};
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(model_path("multi").string(), train); }, TF_NOT_FOUND,
+                           {"train"}));
+}
+
+TEST_F(SavedModelTest, NoTagsIsInvalid) {
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(model_path("multi").string(), {}); }, TF_INVALID_ARGUMENT,
+                           {"tag"}));
+}
+
+TEST_F(SavedModelTest, CorruptSavedModelPbIsRejected) {
+  TempDir dir;
+  fs::path copy = copy_model("multi", dir.path());
+  write_file(copy / "saved_model.pb", "this is not a SavedModel protocol buffer \xff\xff\xff");
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(copy.string(), kServe); }, TF_DATA_LOSS));
+}
+
+// TensorFlow 2.18 reports a truncated saved_model.pb as OUT_OF_RANGE ("Read
+// less bytes than requested"); the core passes TensorFlow's code through.
+TEST_F(SavedModelTest, TruncatedSavedModelPbIsRejected) {
+  TempDir dir;
+  fs::path copy = copy_model("multi", dir.path());
+  std::string bytes = read_file(copy / "saved_model.pb");
+  write_file(copy / "saved_model.pb", std::string_view(bytes).substr(0, bytes.size() / 2));
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(copy.string(), kServe); }, TF_OUT_OF_RANGE));
+}
+
+// Without variables/, TensorFlow logs "no checkpoints were restored" and loads
+// the model; the first use of the missing variable fails with its code.
+TEST_F(SavedModelTest, MissingVariablesDirectoryFailsAtFirstUse) {
+  TempDir dir;
+  fs::path copy = copy_model("counter", dir.path(), "variables");
+  ASSERT_FALSE(fs::exists(copy / "variables"));
+  auto model = SavedModel::load(copy.string(), kServe);
+  auto read = Runner::for_signature(*model, "read", {}, {});
+  EXPECT_TRUE(throws_error([&] { read->run({}); }, TF_FAILED_PRECONDITION, {"variable count"}));
+  auto increment = Runner::for_signature(*model, "increment", {}, {});
+  EXPECT_TRUE(throws_error([&] { increment->run({}); }, TF_NOT_FOUND, {"localhost/count"}));
+}
+
+TEST_F(SavedModelTest, InitOpSignatureHasUnknownShapeAndNoDtype) {
+  auto model = load_saved_model("lookup");
+  const SignatureDef& init = model->signature("__saved_model_init_op");
+  ASSERT_EQ(init.outputs.size(), 1u);
+  EXPECT_EQ(init.outputs[0].tensor_name, "NoOp");
+  EXPECT_EQ(static_cast<int>(init.outputs[0].dtype), 0);
+  EXPECT_TRUE(init.outputs[0].unknown_rank);
+}
+
+// ---- parse_signature_defs on hand-built MetaGraphDefs -----------------------
+// Field numbers from meta_graph.proto / tensor_shape.proto.
+
+std::string dim(int64_t size) {
+  wire::Writer w;
+  if (size != 0) w.varint(1, static_cast<uint64_t>(size));  // proto3: 0 is left off
+  return w.data();
+}
+
+std::string tensor_info(const std::string& name, int dtype, const std::vector<std::string>& dims,
+                        bool unknown_rank = false) {
+  wire::Writer shape;
+  for (const std::string& d : dims) shape.bytes(2, d);
+  if (unknown_rank) shape.varint(3, 1);
+  wire::Writer w;
+  w.bytes(1, name);
+  w.varint(2, static_cast<uint64_t>(dtype));
+  w.bytes(3, shape.data());
+  return w.data();
+}
+
+std::string map_entry(const std::string& key, const std::string& value) {
+  wire::Writer w;
+  w.bytes(1, key);
+  w.bytes(2, value);
+  return w.data();
+}
+
+std::string meta_graph(const std::string& key, const std::string& signature) {
+  wire::Writer w;
+  w.bytes(1, "meta_info_def: ignored");
+  w.bytes(5, map_entry(key, signature));
+  return w.data();
+}
+
+TEST_F(SavedModelTest, ParsesShapesOfAllKinds) {
+  wire::Writer sig;
+  sig.bytes(1, map_entry("zero", tensor_info("zero:0", TF_FLOAT, {dim(0), dim(3)})));
+  sig.bytes(1, map_entry("dynamic", tensor_info("dynamic:0", TF_INT64, {dim(-1), dim(2)})));
+  sig.bytes(1, map_entry("scalar", tensor_info("scalar:0", TF_BOOL, {})));
+  sig.bytes(1, map_entry("any", tensor_info("any:0", TF_STRING, {}, true)));
+  sig.bytes(2, map_entry("out", tensor_info("out:0", TF_DOUBLE, {dim(5)})));
+  sig.bytes(3, "tensorflow/serving/predict");
+  sig.varint(99, 1);  // unknown fields are skipped
+
+  std::vector<SignatureDef> defs = parse_signature_defs(meta_graph("sig", sig.data()));
+  ASSERT_EQ(defs.size(), 1u);
+  const SignatureDef& def = defs[0];
+  EXPECT_EQ(def.key, "sig");
+  EXPECT_EQ(def.method, "tensorflow/serving/predict");
+  ASSERT_EQ(def.inputs.size(), 4u);  // sorted by key
+  EXPECT_EQ(def.inputs[0].key, "any");
+  EXPECT_TRUE(def.inputs[0].unknown_rank);
+  EXPECT_EQ(def.inputs[1].key, "dynamic");
+  EXPECT_EQ(def.inputs[1].shape, (std::vector<int64_t>{-1, 2}));
+  EXPECT_EQ(def.inputs[1].dtype, TF_INT64);
+  EXPECT_EQ(def.inputs[2].key, "scalar");
+  EXPECT_TRUE(def.inputs[2].shape.empty());
+  EXPECT_FALSE(def.inputs[2].unknown_rank);
+  EXPECT_EQ(def.inputs[3].key, "zero");
+  EXPECT_EQ(def.inputs[3].shape, (std::vector<int64_t>{0, 3})) << "a dim of size 0 has no size field";
+  EXPECT_EQ(def.inputs[3].tensor_name, "zero:0");
+  ASSERT_EQ(def.outputs.size(), 1u);
+  EXPECT_EQ(def.outputs[0].shape, std::vector<int64_t>{5});
+  EXPECT_EQ(def.outputs[0].dtype, TF_DOUBLE);
+}
+
+TEST_F(SavedModelTest, SignaturesAreSortedByKey) {
+  wire::Writer w;
+  for (const char* key : {"b", "c", "a"}) w.bytes(5, map_entry(key, ""));
+  std::vector<SignatureDef> defs = parse_signature_defs(w.data());
+  ASSERT_EQ(defs.size(), 3u);
+  EXPECT_EQ(defs[0].key, "a");
+  EXPECT_EQ(defs[2].key, "c");
+  EXPECT_TRUE(defs[0].inputs.empty());
+}
+
+TEST_F(SavedModelTest, MalformedMetaGraphIsDataLoss) {
+  EXPECT_TRUE(throws_error([] { parse_signature_defs("\x2a\x10short"); }, TF_DATA_LOSS));
+  // A signature whose shape field is a varint instead of a message.
+  wire::Writer info;
+  info.varint(3, 5);
+  wire::Writer sig;
+  sig.bytes(1, map_entry("x", info.data()));
+  std::string bad = meta_graph("s", sig.data());
+  EXPECT_TRUE(throws_error([&] { parse_signature_defs(bad); }, TF_DATA_LOSS));
+  EXPECT_TRUE(parse_signature_defs("").empty());
+}
+
+TEST_F(SavedModelTest, ShapeString) {
+  EXPECT_EQ(shape_string({}), "[]");
+  EXPECT_EQ(shape_string({-1, 4}), "[-1,4]");
+  EXPECT_EQ(shape_string({3}, true), "<unknown rank>");
+}
+
+}  // namespace
+}  // namespace tfjni::test
