@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tfjni/error.h"
+#include "tfjni/wire_format.h"
 
 namespace tfjni {
 namespace {
@@ -12,6 +13,28 @@ namespace {
 struct BufferDeleter {
   void operator()(TF_Buffer* b) const noexcept { TF_DeleteBuffer(b); }
 };
+
+constexpr uint32_t kMetaGraphSaverDef = 3;
+
+bool has_saver(std::string_view meta_graph_def) {
+  wire::Reader reader(meta_graph_def);
+  while (reader.next()) {
+    if (reader.field() == kMetaGraphSaverDef) return true;
+  }
+  return false;
+}
+
+// TensorFlow loads a model whose variables/ is missing with only a log line,
+// and every later use of a variable fails; refuse it at load instead.
+void check_variables_present(const std::string& export_dir, std::string_view meta_graph_def) {
+  std::filesystem::path index = std::filesystem::path(export_dir) / "variables" / "variables.index";
+  std::error_code ec;
+  if (has_saver(meta_graph_def) && !std::filesystem::is_regular_file(index, ec)) {
+    throw_error(TF_NOT_FOUND, "SavedModel '" + export_dir +
+                                  "' has variables to restore but '" + index.string() +
+                                  "' does not exist");
+  }
+}
 
 std::string list_keys(const std::vector<SignatureDef>& signatures) {
   std::string keys;
@@ -44,6 +67,7 @@ std::unique_ptr<SavedModel> SavedModel::load(const std::string& export_dir,
   status.check();
   auto session = std::make_shared<Session>(raw, graph);
   std::string_view meta_bytes(static_cast<const char*>(meta_graph->data), meta_graph->length);
+  check_variables_present(export_dir, meta_bytes);
   return std::unique_ptr<SavedModel>(
       new SavedModel(std::move(session), parse_signature_defs(meta_bytes)));
 }
