@@ -39,12 +39,17 @@ generate_models() {
   dir=$(models_dir)
   [[ -f "$dir/.complete" ]] && return
   step "Generating test models with TensorFlow Python into $dir"
-  rm -rf "$dir.tmp"
   mkdir -p "$(dirname "$dir")"
-  "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$dir.tmp"
-  touch "$dir.tmp/.complete"
-  rm -rf "$dir"
-  mv "$dir.tmp" "$dir"
+  # A private staging directory: concurrent set-ups must not share one.
+  local staging
+  staging=$(mktemp -d "$dir.tmp.XXXXXX")
+  "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$staging/models"
+  touch "$staging/models/.complete"
+  if [[ ! -f "$dir/.complete" ]]; then
+    rm -rf "$dir"
+    mv "$staging/models" "$dir"
+  fi
+  rm -rf "$staging"
 }
 
 install_debian_packages

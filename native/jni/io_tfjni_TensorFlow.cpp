@@ -20,7 +20,7 @@ JNIEXPORT jstring JNICALL Java_io_tfjni_TensorFlow_nativeLibraryPath(JNIEnv* env
   if (dladdr(reinterpret_cast<void*>(&TF_Version), &info) == 0 || info.dli_fname == nullptr) {
     return nullptr;
   }
-  return env->NewStringUTF(info.dli_fname);
+  return to_jstring(env, info.dli_fname);
 }
 
 // Fills `counts` with one count per ObjectKind followed by the live tensor bytes.

@@ -1,5 +1,6 @@
 #include "jni_support.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -16,6 +17,10 @@ jclass illegal_state = nullptr;
 jclass illegal_argument = nullptr;
 jclass out_of_memory = nullptr;
 jclass runtime_exception = nullptr;
+jclass string_class = nullptr;
+jmethodID string_get_bytes = nullptr;   // String.getBytes(Charset)
+jmethodID string_from_bytes = nullptr;  // String(byte[], Charset)
+jobject utf8_charset = nullptr;         // StandardCharsets.UTF_8
 
 jclass global_class(JNIEnv* env, const char* name) {
   jclass local = env->FindClass(name);
@@ -40,7 +45,7 @@ void throw_current_exception(JNIEnv* env) noexcept {
   try {
     throw;
   } catch (const Error& e) {
-    jstring message = env->NewStringUTF(e.what());
+    jstring message = to_jstring(env, e.what());
     if (message == nullptr) return;  // OutOfMemoryError pending
     auto exception = static_cast<jthrowable>(env->NewObject(
         tensorflow_exception, tensorflow_exception_init, static_cast<jint>(e.code()), message));
@@ -58,14 +63,25 @@ void throw_current_exception(JNIEnv* env) noexcept {
 
 std::string to_string(JNIEnv* env, jstring value) {
   if (value == nullptr) throw Error(TF_INVALID_ARGUMENT, "null string");
-  // Java's modified UTF-8 equals UTF-8 for every string without NUL or
-  // supplementary characters; take real UTF-8 bytes via String.getBytes instead
-  // when those matter (names and paths here do not carry them).
-  const char* chars = env->GetStringUTFChars(value, nullptr);
-  if (chars == nullptr) throw std::bad_alloc();
-  std::string result(chars);
-  env->ReleaseStringUTFChars(value, chars);
+  // Real UTF-8, not JNI's modified UTF-8 (which encodes supplementary
+  // characters, such as an emoji in a path, as two 3-byte surrogates).
+  auto bytes = static_cast<jbyteArray>(env->CallObjectMethod(value, string_get_bytes, utf8_charset));
+  if (bytes == nullptr || env->ExceptionCheck()) throw std::bad_alloc();  // the Java exception stays pending
+  jsize n = env->GetArrayLength(bytes);
+  std::string result(static_cast<size_t>(n), '\0');
+  env->GetByteArrayRegion(bytes, 0, n, reinterpret_cast<jbyte*>(result.data()));
+  env->DeleteLocalRef(bytes);
   return result;
+}
+
+jstring to_jstring(JNIEnv* env, std::string_view utf8) noexcept {
+  auto length = static_cast<jsize>(std::min<size_t>(utf8.size(), INT32_MAX));
+  jbyteArray bytes = env->NewByteArray(length);
+  if (bytes == nullptr) return nullptr;
+  env->SetByteArrayRegion(bytes, 0, length, reinterpret_cast<const jbyte*>(utf8.data()));
+  auto string = static_cast<jstring>(env->NewObject(string_class, string_from_bytes, bytes, utf8_charset));
+  env->DeleteLocalRef(bytes);
+  return string;
 }
 
 std::vector<std::string> to_strings(JNIEnv* env, jobjectArray values) {
@@ -176,10 +192,23 @@ extern "C" JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void*) {
   illegal_argument = global_class(env, "java/lang/IllegalArgumentException");
   out_of_memory = global_class(env, "java/lang/OutOfMemoryError");
   runtime_exception = global_class(env, "java/lang/RuntimeException");
+  string_class = global_class(env, "java/lang/String");
   if (tensorflow_exception == nullptr || illegal_state == nullptr || illegal_argument == nullptr ||
-      out_of_memory == nullptr || runtime_exception == nullptr) {
+      out_of_memory == nullptr || runtime_exception == nullptr || string_class == nullptr) {
     return JNI_ERR;
   }
+  string_get_bytes = env->GetMethodID(string_class, "getBytes", "(Ljava/nio/charset/Charset;)[B");
+  string_from_bytes = env->GetMethodID(string_class, "<init>", "([BLjava/nio/charset/Charset;)V");
+  jclass charsets = env->FindClass("java/nio/charset/StandardCharsets");
+  if (string_get_bytes == nullptr || string_from_bytes == nullptr || charsets == nullptr) return JNI_ERR;
+  jfieldID utf8_field = env->GetStaticFieldID(charsets, "UTF_8", "Ljava/nio/charset/Charset;");
+  if (utf8_field == nullptr) return JNI_ERR;
+  jobject utf8 = env->GetStaticObjectField(charsets, utf8_field);
+  if (utf8 == nullptr) return JNI_ERR;
+  utf8_charset = env->NewGlobalRef(utf8);
+  env->DeleteLocalRef(utf8);
+  env->DeleteLocalRef(charsets);
+  if (utf8_charset == nullptr) return JNI_ERR;
   tensorflow_exception_init =
       env->GetMethodID(tensorflow_exception, "<init>", "(ILjava/lang/String;)V");
   if (tensorflow_exception_init == nullptr) return JNI_ERR;

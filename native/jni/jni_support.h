@@ -56,7 +56,11 @@ jlong to_handle(T* object) noexcept {
 }
 
 // Java strings and arrays as C++ values.
+// The string's UTF-8 bytes (real UTF-8, not JNI's modified UTF-8).
 std::string to_string(JNIEnv* env, jstring value);
+// A Java string decoded from UTF-8 (malformed bytes become U+FFFD); null with
+// a Java exception pending if it cannot be made.
+jstring to_jstring(JNIEnv* env, std::string_view utf8) noexcept;
 std::vector<std::string> to_strings(JNIEnv* env, jobjectArray values);
 std::vector<int64_t> to_longs(JNIEnv* env, jlongArray values);
 jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes);

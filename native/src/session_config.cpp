@@ -36,46 +36,56 @@ int32_t checked_threads(int32_t threads, const char* what) {
 }
 
 // proto3 leaves fields at their default value off the wire; so do we, which
-// keeps our bytes identical to what TensorFlow Python serializes.
-void put_int(wire::Writer& w, uint32_t field, int32_t value) {
-  if (value != 0) w.varint(field, static_cast<uint64_t>(value));
-}
-void put_bool(wire::Writer& w, uint32_t field, bool value) {
-  if (value) w.varint(field, 1);
-}
+// keeps our bytes identical to what TensorFlow Python serializes. After raw
+// ConfigProto bytes, though, a default set on purpose must be written to
+// override the raw value (a later field wins when protobuf merges).
+struct FieldWriter {
+  wire::Writer& w;
+  bool write_defaults;
+
+  void put_int(uint32_t field, int32_t value) {
+    if (value != 0 || write_defaults) w.varint(field, static_cast<uint64_t>(value));
+  }
+  void put_bool(uint32_t field, bool value) {
+    if (value || write_defaults) w.varint(field, value ? 1 : 0);
+  }
+};
 
 }  // namespace
 
 std::string SessionConfig::serialize() const {
+  const bool write_defaults = !raw_config_proto.empty();
   wire::Writer w;
+  FieldWriter out{w, write_defaults};
   if (intra_op_threads) {
-    put_int(w, config_proto::kIntraOpThreads, checked_threads(*intra_op_threads, "intra-op threads"));
+    out.put_int(config_proto::kIntraOpThreads, checked_threads(*intra_op_threads, "intra-op threads"));
   }
   if (inter_op_threads) {
-    put_int(w, config_proto::kInterOpThreads, checked_threads(*inter_op_threads, "inter-op threads"));
+    out.put_int(config_proto::kInterOpThreads, checked_threads(*inter_op_threads, "inter-op threads"));
   }
   wire::Writer gpu;
+  FieldWriter gpu_out{gpu, write_defaults};
   if (gpu_memory_fraction) {
     double fraction = *gpu_memory_fraction;
     if (!std::isfinite(fraction) || fraction < 0) {
       throw_invalid_argument("GPU memory fraction must be a finite number >= 0, got " +
                              std::to_string(fraction));
     }
-    if (fraction != 0) gpu.double_value(gpu_options::kMemoryFraction, fraction);
+    if (fraction != 0 || write_defaults) gpu.double_value(gpu_options::kMemoryFraction, fraction);
   }
-  if (gpu_allow_growth) put_bool(gpu, gpu_options::kAllowGrowth, *gpu_allow_growth);
-  if (gpu_visible_devices && !gpu_visible_devices->empty()) {
+  if (gpu_allow_growth) gpu_out.put_bool(gpu_options::kAllowGrowth, *gpu_allow_growth);
+  if (gpu_visible_devices && (!gpu_visible_devices->empty() || write_defaults)) {
     gpu.bytes(gpu_options::kVisibleDeviceList, *gpu_visible_devices);
   }
   if (!gpu.data().empty()) w.bytes(config_proto::kGpuOptions, gpu.data());
-  if (allow_soft_placement) put_bool(w, config_proto::kAllowSoftPlacement, *allow_soft_placement);
+  if (allow_soft_placement) out.put_bool(config_proto::kAllowSoftPlacement, *allow_soft_placement);
   if (use_per_session_threads) {
-    put_bool(w, config_proto::kUsePerSessionThreads, *use_per_session_threads);
+    out.put_bool(config_proto::kUsePerSessionThreads, *use_per_session_threads);
   }
   for (const ThreadPoolOption& pool : session_inter_op_thread_pools) {
     wire::Writer option;
-    put_int(option, thread_pool_option::kNumThreads,
-            checked_threads(pool.num_threads, "session thread pool size"));
+    FieldWriter{option, false}.put_int(thread_pool_option::kNumThreads,
+                                       checked_threads(pool.num_threads, "session thread pool size"));
     if (!pool.global_name.empty()) option.bytes(thread_pool_option::kGlobalName, pool.global_name);
     w.bytes(config_proto::kSessionInterOpThreadPool, option.data());
   }

@@ -143,6 +143,27 @@ TEST_F(ConfigTest, RawConfigProtoIsPrependedSoTypedFieldsWin) {
   EXPECT_EQ(raw_only.serialize(), raw.data());
 }
 
+// After raw bytes, a typed field set to its default (0, false) must still be
+// written: left off the wire it would not override the raw value.
+TEST_F(ConfigTest, TypedDefaultsOverrideRawConfigProto) {
+  wire::Writer raw;
+  raw.varint(2, 7);  // intra_op_parallelism_threads = 7
+  raw.varint(7, 1);  // allow_soft_placement = true
+  SessionConfig config;
+  config.raw_config_proto = raw.data();
+  config.intra_op_threads = 0;
+  config.allow_soft_placement = false;
+  uint64_t intra = 99, soft = 99;
+  const std::string merged = config.serialize();
+  wire::Reader r(merged);
+  while (r.next()) {
+    if (r.field() == 2) intra = r.varint();
+    if (r.field() == 7) soft = r.varint();
+  }
+  EXPECT_EQ(intra, 0u);
+  EXPECT_EQ(soft, 0u);
+}
+
 TEST_F(ConfigTest, GarbageRawConfigIsRejectedByTensorFlow) {
   SessionConfig config;
   config.raw_config_proto = std::string("\xff\xff\xff", 3);

@@ -74,6 +74,8 @@ public final class Npy {
       return Tensor.of(type, in.slice(), shape);
     } catch (java.nio.BufferUnderflowException e) {
       throw malformed(name, "truncated file");
+    } catch (ArithmeticException e) {
+      throw malformed(name, "shape too large");
     }
   }
 

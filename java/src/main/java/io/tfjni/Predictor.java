@@ -85,6 +85,7 @@ public final class Predictor extends NativeResource {
 
   /** Runs with a single input into a reused result. */
   public RunResult run(Tensor input, RunResult into) {
+    Objects.requireNonNull(into, "into");
     Tensor[] single = into.singleInput();
     single[0] = input;
     try {
@@ -100,6 +101,7 @@ public final class Predictor extends NativeResource {
    */
   public RunResult run(Tensor[] inputTensors, RunResult into) {
     Objects.requireNonNull(inputTensors, "inputs");
+    Objects.requireNonNull(into, "into");
     if (into.owner() != this) {
       throw new IllegalArgumentException("the result holder belongs to another predictor");
     }
@@ -119,6 +121,13 @@ public final class Predictor extends NativeResource {
             Tensor input = inputTensors[acquired];
             if (input == null) {
               throw new NullPointerException("input '" + inputs.get(acquired).key() + "' is null");
+            }
+            if (into.holds(input)) {
+              // Refilling the result frees its tensors: this one would be freed while fed (and
+              // closing it while this thread holds it would wait forever).
+              throw new IllegalArgumentException("input '" + inputs.get(acquired).key()
+                  + "' is an output of the RunResult this run refills; copy it or run into"
+                  + " another RunResult");
             }
             inputHandles[acquired] = input.acquire();
           }

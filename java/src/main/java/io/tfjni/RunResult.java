@@ -76,6 +76,16 @@ public final class RunResult implements AutoCloseable {
     return outputHandles;
   }
 
+  /** True if {@code tensor} is one of this result's output holders. */
+  boolean holds(Tensor tensor) {
+    for (Tensor output : outputs) {
+      if (output == tensor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   Tensor[] singleInput() {
     return singleInput;
   }

@@ -103,6 +103,12 @@ public final class SavedModel extends Model {
     Objects.requireNonNull(signatureKey, "signatureKey");
     Objects.requireNonNull(inputs, "inputs");
     String[] keys = inputs.keySet().toArray(new String[0]);
+    for (String key : keys) {
+      if (key == null) {
+        throw new NullPointerException("an input key is null; inputs of signature '"
+            + signatureKey + "' are " + signature(signatureKey).inputKeys());
+      }
+    }
     Arrays.sort(keys);
     String cacheKey = signatureKey + '\n' + String.join("\n", keys);
     Predictor predictor = mapApiPredictors.get(cacheKey);

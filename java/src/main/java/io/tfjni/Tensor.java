@@ -110,7 +110,12 @@ public final class Tensor extends NativeResource {
   public static Tensor of(DataType dataType, ByteBuffer data, long... shape) {
     Objects.requireNonNull(data, "data");
     checkFixedSize(dataType);
-    long bytes = Math.multiplyExact(checkedElementCount(shape), (long) dataType.byteSize());
+    long elements = checkedElementCount(shape);
+    if (elements > Long.MAX_VALUE / dataType.byteSize()) {
+      throw new IllegalArgumentException("a " + dataType + " tensor of shape "
+          + Arrays.toString(shape) + " has more bytes than fit in a long");
+    }
+    long bytes = elements * dataType.byteSize();
     if (data.remaining() != bytes) {
       throw new IllegalArgumentException("a " + dataType + " tensor of shape "
           + Arrays.toString(shape) + " needs " + bytes + " bytes, the buffer has "
@@ -194,6 +199,8 @@ public final class Tensor extends NativeResource {
         release();
       }
       dataType = cached;
+    } else {
+      checkOpen();
     }
     return cached;
   }
@@ -252,9 +259,16 @@ public final class Tensor extends NativeResource {
   public void copyTo(Object primitiveArray) {
     Objects.requireNonNull(primitiveArray, "destination");
     DataType type = dataType();
-    long bytes = checkArray(type, primitiveArray, numElements());
+    if (!type.isFixedSize()) {
+      throw new IllegalArgumentException("a " + type + " tensor has no fixed-size elements"
+          + (type == DataType.STRING ? "; read it with toStringArray or toBytesArray" : ""));
+    }
     long h = acquire();
     try {
+      // Sized by bytes rather than by shape: reading the shape would allocate on every run.
+      long tensorBytes = nativeByteSize(h);
+      long elements = tensorBytes / type.byteSize();
+      long bytes = checkArray(type, primitiveArray, elements);
       nativeCopyToArray(h, primitiveArray, bytes);
     } finally {
       release();
@@ -351,8 +365,17 @@ public final class Tensor extends NativeResource {
         release();
       }
       shape = cached;
+    } else {
+      checkOpen();
     }
     return cached;
+  }
+
+  /** The cached dtype and shape outlive the native tensor: use after close must still throw. */
+  private void checkOpen() {
+    if (isClosed()) {
+      throw new IllegalStateException("Tensor is closed");
+    }
   }
 
   private Object toArray(Class<?> component) {

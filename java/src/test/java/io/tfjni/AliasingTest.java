@@ -1,7 +1,6 @@
 package io.tfjni;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,40 +8,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Inputs reused across runs: refilling an input in place never changes a result the caller still
  * holds, even when the output is an Identity of that input. Expected values are arithmetic.
  */
+@ExtendWith(TestModels.NoLeaks.class)
 class AliasingTest {
   private static SavedModel model;
   private static Predictor identity;
-  private LiveObjects before;
 
   @BeforeAll
   static void load() {
-    model = SavedModel.load(TestSupportPaths.modelsDir().resolve("dtypes"));
+    model = SavedModel.load(TestModels.dir().resolve("dtypes"));
     identity = model.predictor("float32", java.util.List.of("x"), java.util.List.of("same"));
   }
 
   @AfterAll
   static void close() {
     model.close();
-    assertEquals(0, TensorFlow.liveObjects().total());
-  }
-
-  @BeforeEach
-  void recordLiveObjects() {
-    before = TensorFlow.liveObjects();
-  }
-
-  @AfterEach
-  void nothingLeaks() {
-    assertEquals(before, TensorFlow.liveObjects());
   }
 
   private static float[] values(float start) {

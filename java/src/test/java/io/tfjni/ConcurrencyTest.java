@@ -15,31 +15,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One model from many threads: results equal serial runs, and closing a model, predictor or
  * input while other threads run never crashes the JVM (documented behaviour: close rejects new
  * runs with IllegalStateException and waits for the runs in flight).
  */
+@ExtendWith(TestModels.NoLeaks.class)
 class ConcurrencyTest {
   private static final int THREADS = 8;
   private static final int BATCHES = 16;
   private static final int RUNS_PER_THREAD = 40;
 
-  private LiveObjects before;
-
-  @BeforeEach
-  void recordLiveObjects() {
-    before = TensorFlow.liveObjects();
-  }
-
-  @AfterEach
-  void nothingLeaks() {
-    assertEquals(before, TensorFlow.liveObjects());
-  }
 
   private static float[][] randomImageBatches() {
     Random random = new Random(42);
@@ -64,7 +53,7 @@ class ConcurrencyTest {
   @Test
   void eightThreadsGiveTheSameResultsAsSerialRuns() throws Exception {
     float[][] batches = randomImageBatches();
-    try (SavedModel model = SavedModel.load(TestSupportPaths.modelsDir().resolve("digits"));
+    try (SavedModel model = SavedModel.load(TestModels.dir().resolve("digits"));
         Predictor predictor = model.predictor("serving_default")) {
       float[][] serial = new float[BATCHES][];
       try (RunResult result = predictor.newResult()) {
@@ -112,7 +101,7 @@ class ConcurrencyTest {
   void closingTheModelWhileThreadsRunRejectsNewRunsAndWaitsForRunning() throws Exception {
     float[][] batches = randomImageBatches();
     float[][] serial = new float[BATCHES][];
-    SavedModel model = SavedModel.load(TestSupportPaths.modelsDir().resolve("digits"));
+    SavedModel model = SavedModel.load(TestModels.dir().resolve("digits"));
     Predictor predictor = model.predictor("serving_default");
     try (RunResult result = predictor.newResult()) {
       for (int b = 0; b < BATCHES; b++) {
@@ -171,7 +160,7 @@ class ConcurrencyTest {
 
   @Test
   void closingAnInputTensorWhileAnotherThreadFeedsIt() throws Exception {
-    try (SavedModel model = SavedModel.load(TestSupportPaths.modelsDir().resolve("multi"));
+    try (SavedModel model = SavedModel.load(TestModels.dir().resolve("multi"));
         Predictor predictor = model.predictor("scale")) {
       Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
       CountDownLatch started = new CountDownLatch(1);
@@ -201,7 +190,7 @@ class ConcurrencyTest {
 
   @Test
   void closingAPredictorWhileThreadsRunIt() throws Exception {
-    try (SavedModel model = SavedModel.load(TestSupportPaths.modelsDir().resolve("multi"))) {
+    try (SavedModel model = SavedModel.load(TestModels.dir().resolve("multi"))) {
       Predictor predictor = model.predictor("add");
       ExecutorService pool = Executors.newFixedThreadPool(4);
       CountDownLatch started = new CountDownLatch(4);

@@ -55,7 +55,7 @@ class LibraryLoadingTest {
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(LoadProbe.class.getName());
-    command.add(TestSupportPaths.modelsDir().toString());
+    command.add(TestModels.dir().toString());
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().remove(NativeLibrary.TENSORFLOW_DIR_ENV);
     builder.environment().remove(NativeLibrary.LIBRARY_DIR_ENV);

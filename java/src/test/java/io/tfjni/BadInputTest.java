@@ -1,0 +1,742 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input of every kind gets a clear Java exception, the JVM survives, and nothing leaks (the
+ * NoLeaks extension checks the live native objects after every test).
+ */
+@ExtendWith(TestModels.NoLeaks.class)
+class BadInputTest {
+  private static SavedModel multi;
+
+  @BeforeAll
+  static void loadModel() {
+    multi = SavedModel.load(TestModels.modelPath("multi"));
+    // Prepare the map API's cached predictors now (they live as long as the model).
+    try (Tensor a = Tensor.of(new float[] {1}, 1);
+        Tensor x = Tensor.of(new float[] {1, 2, 3}, 1, 3);
+        RunResult add = multi.run("add", Map.of("a", a, "b", a));
+        RunResult scale = multi.run("scale", Map.of("x", x))) {
+      assertArrayEquals(new float[] {2}, add.get("sum").toFloatArray());
+      assertArrayEquals(new float[] {6}, scale.get("total").toFloatArray());
+    }
+  }
+
+  @AfterAll
+  static void closeModel() {
+    if (multi != null) {
+      multi.close();
+    }
+  }
+
+  /** Asserts the exception type and that its message mentions every one of {@code words}. */
+  private static <T extends Throwable> T assertFails(Class<T> type, Executable body,
+      String... words) {
+    T e = assertThrows(type, body);
+    String message = String.valueOf(e.getMessage());
+    for (String word : words) {
+      assertTrue(message.contains(word),
+          "message should mention '" + word + "': " + message);
+    }
+    return e;
+  }
+
+  private static TensorFlowException assertTensorFlowError(TensorFlowException.Code code,
+      Executable body, String... words) {
+    TensorFlowException e = assertFails(TensorFlowException.class, body, words);
+    assertEquals(code, e.code(), e.getMessage());
+    assertTrue(e.getMessage().startsWith(code.name() + ": "), e.getMessage());
+    assertEquals(e.getMessage(), code + ": " + e.tensorFlowMessage());
+    return e;
+  }
+
+  private static float[] sum(Predictor predictor, Tensor a, Tensor b) {
+    try (RunResult result = predictor.run(a, b)) {
+      return result.get("sum").toFloatArray();
+    }
+  }
+
+  // ------------------------------------------------------------ wrong inputs to a run
+
+  @Test
+  void wrongDtype() {
+    try (Tensor ints = Tensor.of(new int[] {1, 2}, 2);
+        Tensor floats = Tensor.of(new float[] {1, 2}, 2);
+        Predictor predictor = multi.predictor("add", List.of("a", "b"), List.of())) {
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> multi.run("add", Map.of("a", floats, "b", ints)).close(),
+          "input 'b'", "FLOAT", "INT32");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> predictor.run(ints, floats).close(), "input 'a'", "FLOAT", "INT32");
+      // The predictor and model still work afterwards.
+      assertArrayEquals(new float[] {2, 4}, sum(predictor, floats, floats));
+    }
+  }
+
+  @Test
+  void wrongShape() {
+    try (Tensor fourColumns = Tensor.of(new float[8], 2, 4);
+        Tensor matrix = Tensor.of(new float[4], 2, 2);
+        Tensor vector = Tensor.of(new float[2], 2);
+        Tensor scalar = Tensor.scalar(1f)) {
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> multi.run("scale", Map.of("x", fourColumns)).close(), "input 'x'", "[-1,3]",
+          "[2,4]");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> multi.run("add", Map.of("a", matrix, "b", vector)).close(), "input 'a'", "[-1]",
+          "[2,2]");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> multi.run("add", Map.of("a", vector, "b", scalar)).close(), "input 'b'", "[]");
+      // Shapes TensorFlow itself rejects: a + b with different lengths.
+      try (Tensor three = Tensor.of(new float[3], 3)) {
+        TensorFlowException e = assertThrows(TensorFlowException.class,
+            () -> multi.run("add", Map.of("a", vector, "b", three)).close());
+        assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("Incompatible shapes"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void unknownSignatureKey() {
+    try (Tensor a = Tensor.of(new float[] {1}, 1)) {
+      assertFails(IllegalArgumentException.class,
+          () -> multi.run("nope", Map.of("a", a)).close(), "'nope'", "add", "scale");
+      assertFails(IllegalArgumentException.class, () -> multi.predictor("nope").close(),
+          "'nope'", "serving_default");
+      assertFails(IllegalArgumentException.class, () -> multi.signature("nope"), "'nope'");
+      assertFails(IllegalArgumentException.class,
+          () -> multi.predictor("nope", List.of(), List.of()).close(), "'nope'");
+    }
+  }
+
+  @Test
+  void unknownInputKey() {
+    try (Tensor a = Tensor.of(new float[] {1}, 1)) {
+      assertFails(IllegalArgumentException.class,
+          () -> multi.run("add", Map.of("a", a, "c", a)).close(), "'c'", "[a, b]");
+      assertFails(IllegalArgumentException.class,
+          () -> multi.predictor("add", List.of("a", "z"), List.of()).close(), "'z'", "add");
+      assertFails(IllegalArgumentException.class, () -> multi.signature("add").input("z"), "'z'");
+    }
+  }
+
+  @Test
+  void unknownOutputKey() {
+    assertFails(IllegalArgumentException.class,
+        () -> multi.predictor("add", List.of("a", "b"), List.of("difference")).close(),
+        "'difference'", "sum");
+    assertFails(IllegalArgumentException.class, () -> multi.signature("add").output("x"), "'x'");
+    try (Tensor a = Tensor.of(new float[] {1}, 1);
+        RunResult result = multi.run("add", Map.of("a", a, "b", a))) {
+      assertFails(IllegalArgumentException.class, () -> result.get("difference"),
+          "'difference'", "[sum]");
+      assertThrows(IndexOutOfBoundsException.class, () -> result.get(1));
+    }
+  }
+
+  @Test
+  void keysGivenTwice() {
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> multi.predictor("add", List.of("a", "a"), List.of()).close(), "'a'", "twice");
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> multi.predictor("scale", List.of("x"), List.of("total", "total")).close(),
+        "'total'", "twice");
+  }
+
+  @Test
+  void missingFeedIsTensorFlowsOwnError() {
+    // A model of its own: the map API prepares (and keeps, until the model is closed) a
+    // predictor for the key set {a}.
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Tensor a = Tensor.of(new float[] {1, 2}, 2)) {
+      TensorFlowException e = assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> model.run("add", Map.of("a", a)).close(), "must feed", "add_b");
+      assertTrue(e.tensorFlowMessage().contains("placeholder"), e.getMessage());
+      try (Predictor onlyA = model.predictor("add", List.of("a"), List.of())) {
+        assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+            () -> onlyA.run(a).close(), "must feed", "add_b");
+      }
+      // The full set still works.
+      try (RunResult result = model.run("add", Map.of("a", a, "b", a))) {
+        assertArrayEquals(new float[] {2, 4}, result.get("sum").toFloatArray());
+      }
+    }
+  }
+
+  @Test
+  void wrongNumberOfInputsToAPredictor() {
+    try (Predictor predictor = multi.predictor("add");
+        Tensor a = Tensor.of(new float[] {1}, 1);
+        RunResult result = predictor.newResult()) {
+      assertEquals(List.of("a", "b"), predictor.inputs().stream().map(TensorSpec::key).toList());
+      assertFails(IllegalArgumentException.class, () -> predictor.run(a, result),
+          "expected 2 inputs", "[a, b]", "got 1");
+      assertFails(IllegalArgumentException.class,
+          () -> predictor.run(new Tensor[] {a, a, a}, result), "got 3");
+      assertFails(IllegalArgumentException.class, () -> predictor.run().close(), "got 0");
+      assertThrows(IllegalStateException.class, () -> result.get(0),
+          "a failed run leaves no outputs to read");
+    }
+  }
+
+  @Test
+  void initOpSignatureHasNoTensorToFetch() {
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> multi.predictor("__saved_model_init_op").close(), "NoOp", "0 outputs");
+  }
+
+  // ------------------------------------------------------------ null
+
+  @Test
+  void nulls() {
+    try (Tensor a = Tensor.of(new float[] {1}, 1);
+        Predictor predictor = multi.predictor("add");
+        RunResult result = predictor.newResult()) {
+      assertFails(NullPointerException.class, () -> multi.run("add", null), "inputs");
+      assertFails(NullPointerException.class, () -> multi.run(null, Map.of("a", a)),
+          "signatureKey");
+      assertFails(NullPointerException.class, () -> multi.run((Map<String, Tensor>) null),
+          "inputs");
+      Map<String, Tensor> nullValue = new HashMap<>();
+      nullValue.put("a", a);
+      nullValue.put("b", null);
+      assertFails(NullPointerException.class, () -> multi.run("add", nullValue), "'b'");
+      Map<String, Tensor> nullKey = new HashMap<>();
+      nullKey.put("a", a);
+      nullKey.put(null, a);
+      assertFails(NullPointerException.class, () -> multi.run("add", nullKey), "key is null");
+      assertFails(NullPointerException.class, () -> predictor.run(a, (Tensor) null), "'b'");
+      assertFails(NullPointerException.class, () -> predictor.run((Tensor[]) null, result),
+          "inputs");
+      assertFails(NullPointerException.class, () -> predictor.run(new Tensor[] {a, a}, null),
+          "into");
+      assertFails(NullPointerException.class, () -> predictor.run(a, (RunResult) null), "into");
+      assertFails(NullPointerException.class, () -> multi.signature(null), "key");
+      assertFails(NullPointerException.class, () -> multi.predictor("add", null, List.of()),
+          "inputKeys");
+      assertFails(NullPointerException.class, () -> multi.predictor("add", List.of(), null),
+          "outputKeys");
+      assertFails(NullPointerException.class, () -> SavedModel.load(null), "exportDir");
+      assertFails(NullPointerException.class,
+          () -> SavedModel.load(TestModels.modelPath("multi"), null, "serve"), "options");
+      assertFails(NullPointerException.class,
+          () -> SavedModel.load(TestModels.modelPath("multi"), SessionOptions.defaults(),
+              "serve", null), "tag");
+      assertFails(NullPointerException.class,
+          () -> SavedModel.load(TestModels.modelPath("multi"), SessionOptions.defaults(),
+              (String[]) null), "tags");
+      assertFails(NullPointerException.class, () -> GraphModel.load(null), "graphDef");
+    }
+    // Tensor factories: null data, shape, dtype and elements.
+    assertFails(NullPointerException.class, () -> Tensor.of((float[]) null, 1), "data");
+    assertFails(NullPointerException.class, () -> Tensor.of(new float[1], (long[]) null),
+        "shape");
+    assertFails(NullPointerException.class, () -> Tensor.of(null, new float[1], 1),
+        "dataType");
+    assertFails(NullPointerException.class, () -> Tensor.of(DataType.FLOAT, (Object) null, 1),
+        "data");
+    assertFails(NullPointerException.class,
+        () -> Tensor.of(DataType.FLOAT, (ByteBuffer) null, 1), "data");
+    assertFails(NullPointerException.class,
+        () -> Tensor.of(DataType.FLOAT, ByteBuffer.allocate(4), (long[]) null), "shape");
+    assertFails(NullPointerException.class, () -> Tensor.allocate(null, 1), "dataType");
+    assertFails(NullPointerException.class, () -> Tensor.allocate(DataType.FLOAT, (long[]) null),
+        "shape");
+    assertFails(NullPointerException.class, () -> Tensor.ofStrings(null, 1), "values");
+    assertFails(NullPointerException.class, () -> Tensor.ofStrings(new String[] {"a", null}, 2),
+        "values[1]");
+    assertFails(NullPointerException.class, () -> Tensor.ofStrings(new String[] {"a"},
+        (long[]) null), "shape");
+    assertFails(NullPointerException.class, () -> Tensor.ofBytes(null, 1), "values");
+    assertFails(NullPointerException.class, () -> Tensor.ofBytes(new byte[][] {null}, 1),
+        "values[0]");
+    try (GraphModel frozen = GraphModel.load(TestModels.modelPath("frozen"))) {
+      assertFails(NullPointerException.class, () -> frozen.predictor(null, List.of("y")),
+          "inputNames");
+      assertFails(NullPointerException.class, () -> frozen.predictor(List.of("x"), null),
+          "outputNames");
+    }
+    assertFails(NullPointerException.class, () -> SessionOptions.defaults().rawConfigProto(null),
+        "configProto");
+    assertFails(NullPointerException.class,
+        () -> SessionOptions.defaults().gpuVisibleDevices(null), "devices");
+  }
+
+  // ------------------------------------------------------------ closed objects
+
+  @Test
+  void closedTensorAsInput() {
+    Tensor closed = Tensor.of(new float[] {1}, 1);
+    closed.close();
+    try (Tensor open = Tensor.of(new float[] {1}, 1);
+        Predictor predictor = multi.predictor("add");
+        RunResult result = predictor.newResult()) {
+      assertFails(IllegalStateException.class,
+          () -> multi.run("add", Map.of("a", open, "b", closed)), "closed");
+      assertFails(IllegalStateException.class,
+          () -> predictor.run(new Tensor[] {closed, open}, result), "closed");
+      assertFails(IllegalStateException.class,
+          () -> predictor.run(new Tensor[] {open, closed}, result), "closed");
+      assertFalse(open.isClosed(), "a failed run must not close the other inputs");
+      assertArrayEquals(new float[] {2}, predictor.run(new Tensor[] {open, open}, result)
+          .get(0).toFloatArray());
+    }
+  }
+
+  @Test
+  void closedModelPredictorAndResult() {
+    SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+    Predictor predictor = model.predictor("add");
+    RunResult result = predictor.newResult();
+    Tensor a = Tensor.of(new float[] {1, 2}, 2);
+    try {
+      predictor.run(new Tensor[] {a, a}, result);
+      Tensor sum = result.get(0);
+      assertArrayEquals(new float[] {2, 4}, sum.toFloatArray());
+
+      // A closed result: no runs into it, no reads from it; its tensors are freed.
+      result.close();
+      result.close();
+      assertTrue(sum.isClosed());
+      assertFails(IllegalStateException.class, () -> predictor.run(new Tensor[] {a, a}, result),
+          "RunResult is closed");
+      assertFails(IllegalStateException.class, () -> result.get(0), "closed");
+      assertFails(IllegalStateException.class, () -> result.get("sum"), "closed");
+
+      // A closed predictor.
+      Predictor other = model.predictor("add");
+      RunResult otherResult = other.newResult();
+      other.close();
+      other.close();
+      assertTrue(other.isClosed());
+      assertFails(IllegalStateException.class,
+          () -> other.run(new Tensor[] {a, a}, otherResult), "Predictor is closed");
+      assertFails(IllegalStateException.class, () -> other.run(a, a), "Predictor is closed");
+      otherResult.close();
+
+      // A closed model: closing it closed its predictors too.
+      model.close();
+      model.close();
+      assertTrue(model.isClosed());
+      assertTrue(predictor.isClosed(), "closing the model closes its predictors");
+      try (RunResult fresh = predictor.newResult()) {
+        assertFails(IllegalStateException.class, () -> predictor.run(new Tensor[] {a, a}, fresh),
+            "closed");
+      }
+      assertFails(IllegalStateException.class, () -> model.run("add", Map.of("a", a, "b", a)),
+          "closed");
+      assertFails(IllegalStateException.class, () -> model.predictor("add"), "closed");
+      assertFalse(a.isClosed(), "inputs belong to the caller");
+    } finally {
+      result.close();
+      model.close();
+      a.close();
+    }
+  }
+
+  @Test
+  void resultHolderBeforeAnyRunAndOfAnotherPredictor() {
+    try (Predictor add = multi.predictor("add");
+        Predictor scale = multi.predictor("scale");
+        RunResult addResult = add.newResult();
+        Tensor a = Tensor.of(new float[] {1}, 1);
+        Tensor x = Tensor.of(new float[3], 1, 3)) {
+      assertFails(IllegalStateException.class, () -> addResult.get(0), "no successful run");
+      assertFails(IllegalArgumentException.class, () -> scale.run(x, addResult),
+          "another predictor");
+      assertArrayEquals(new float[] {2}, add.run(new Tensor[] {a, a}, addResult).get("sum")
+          .toFloatArray());
+    }
+  }
+
+  @Test
+  void feedingAResultsOutputBackIntoTheSameResultIsRefused() {
+    // An output of a RunResult is freed when the result is refilled: feeding it into the same
+    // result must be refused, not hang or read freed memory.
+    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+      try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+          Predictor doubler = model.predictor("any_rank");
+          RunResult result = doubler.newResult();
+          RunResult other = doubler.newResult();
+          Tensor x = Tensor.of(new float[] {1, 2}, 2)) {
+        doubler.run(x, result);
+        Tensor doubled = result.get(0);
+        assertFails(IllegalArgumentException.class, () -> doubler.run(doubled, result),
+            "input 'x'", "output");
+        assertFalse(doubled.isClosed(), "a refused run leaves the result as it was");
+        assertArrayEquals(new float[] {2, 4}, doubled.toFloatArray());
+        // Into another result it is fine: 2 * (2 * x).
+        assertArrayEquals(new float[] {4, 8}, doubler.run(doubled, other).get(0).toFloatArray());
+      }
+    });
+  }
+
+  // ------------------------------------------------------------ shapes and arrays
+
+  @Test
+  void negativeDims() {
+    assertFails(IllegalArgumentException.class, () -> Tensor.of(new float[2], -1, -2),
+        "negative");
+    assertFails(IllegalArgumentException.class, () -> Tensor.allocate(DataType.FLOAT, 2, -1),
+        "negative");
+    assertFails(IllegalArgumentException.class, () -> Tensor.ofStrings(new String[0], -1),
+        "negative");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.FLOAT, Tensor.allocateAlignedBuffer(4), -1), "negative");
+  }
+
+  @Test
+  void overflowingDims() {
+    long big = 1L << 40;
+    assertFails(IllegalArgumentException.class, () -> Tensor.of(new float[1], big, big),
+        "too many elements");
+    assertFails(IllegalArgumentException.class, () -> Tensor.allocate(DataType.INT8, big, big),
+        "too many elements");
+    assertFails(IllegalArgumentException.class, () -> Tensor.ofStrings(new String[] {"a"}, big, big),
+        "too many elements");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.FLOAT, ByteBuffer.allocate(4), big, big), "too many elements");
+    // The element count fits in a long but the bytes do not.
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.DOUBLE, ByteBuffer.allocate(8), 1L << 61), "bytes");
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> Tensor.allocate(DataType.DOUBLE, 1L << 61).close(), "too large");
+    // The bytes fit in a long but not in memory: an error, not a crash.
+    assertTensorFlowError(TensorFlowException.Code.RESOURCE_EXHAUSTED,
+        () -> Tensor.allocate(DataType.FLOAT, big, 1L << 20).close(), "allocate", "FLOAT");
+    // Beyond TensorFlow's maximum rank.
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> Tensor.allocate(DataType.FLOAT, new long[300]).close(), "rank 300");
+  }
+
+  @Test
+  void bufferSizeMustMatchTheShape() {
+    for (ByteBuffer data : List.of(Tensor.allocateAlignedBuffer(20), ByteBuffer.allocate(20))) {
+      assertFails(IllegalArgumentException.class, () -> Tensor.of(DataType.FLOAT, data, 2, 3),
+          "24 bytes", "20");
+      assertFails(IllegalArgumentException.class, () -> Tensor.of(DataType.FLOAT, data, 2, 2),
+          "16 bytes", "20");
+      assertFails(IllegalArgumentException.class, () -> Tensor.of(DataType.STRING, data, 5),
+          "STRING", "ofStrings");
+    }
+  }
+
+  @Test
+  void arrayLengthMustMatchTheShape() {
+    assertFails(IllegalArgumentException.class, () -> Tensor.of(new float[5], 2, 3), "5", "6");
+    assertFails(IllegalArgumentException.class, () -> Tensor.of(new float[7], 2, 3), "7", "6");
+    assertFails(IllegalArgumentException.class, () -> Tensor.of(new int[2]), "2", "1");
+    assertFails(IllegalArgumentException.class, () -> Tensor.of(new int[0]), "0", "1");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.COMPLEX128, new double[3], 2), "3", "4");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.ofStrings(new String[] {"a", "b", "c"}, 2, 2), "4 elements", "3 values");
+    assertFails(IllegalArgumentException.class, () -> Tensor.ofBytes(new byte[][] {{1}}, 2),
+        "2 elements", "1 values");
+  }
+
+  @Test
+  void arrayTypeMustMatchTheDtype() {
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.FLOAT, new int[6], 2, 3), "FLOAT", "float[]", "int[]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.INT64, new double[1], 1), "INT64", "long[]", "double[]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.HALF, new float[1], 1), "HALF", "short[]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.UINT8, new short[1], 1), "UINT8", "byte[]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.BOOL, new byte[1], 1), "BOOL", "boolean[]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.FLOAT, new float[1][1], 1), "float[][]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.FLOAT, "not an array", 1), "String");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.FLOAT, new Float[] {1f}, 1), "Float[]");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.STRING, new byte[1], 1), "STRING", "ofStrings");
+    assertFails(IllegalArgumentException.class,
+        () -> Tensor.of(DataType.RESOURCE, new byte[1], 1), "RESOURCE");
+    try (Tensor f = Tensor.of(new float[] {1, 2}, 2)) {
+      assertFails(IllegalStateException.class, f::toIntArray, "FLOAT", "float[]");
+      assertFails(IllegalStateException.class, f::toDoubleArray, "FLOAT");
+      assertFails(IllegalArgumentException.class, () -> f.copyTo(new double[2]), "float[]");
+      assertFails(IllegalArgumentException.class, () -> f.copyTo(new float[3]), "3", "2");
+    }
+  }
+
+  @Test
+  void stringTensorAskedForAPrimitiveArray() {
+    try (Tensor s = Tensor.ofStrings(new String[] {"a", "b"}, 2)) {
+      assertFails(IllegalStateException.class, s::toFloatArray, "STRING");
+      assertFails(IllegalStateException.class, s::toByteArray, "STRING");
+      assertFails(IllegalStateException.class, s::toLongArray, "STRING");
+      assertFails(IllegalArgumentException.class, () -> s.copyTo(new byte[2]), "STRING");
+      assertFails(IllegalArgumentException.class, s::buffer, "STRING");
+      assertArrayEquals(new String[] {"a", "b"}, s.toStringArray());
+    }
+  }
+
+  // ------------------------------------------------------------ model files
+
+  private static void copyTree(Path from, Path to, Set<String> skipTopLevel) {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Path relative = from.relativize(source);
+        if (relative.getNameCount() > 0 && skipTopLevel.contains(relative.getName(0).toString())) {
+          continue;
+        }
+        Path target = to.resolve(relative.toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void missingModelDirectory(@TempDir Path tmp) {
+    Path missing = tmp.resolve("no_such_model");
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(missing).close(), missing.toString());
+    // A directory without a saved_model.pb is no better.
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND, () -> SavedModel.load(tmp).close(),
+        "SavedModel");
+  }
+
+  @Test
+  void pathsWithCharactersOutsideTheBasicPlane(@TempDir Path tmp) {
+    // JNI's modified UTF-8 is not UTF-8 for supplementary characters: paths must still work.
+    for (String name : List.of("模型 ü", "model-\uD83D\uDE00-\uD834\uDD1E")) {
+      Path model = tmp.resolve(name);
+      copyTree(TestModels.modelPath("shapes"), model, Set.of());
+      try (SavedModel loaded = SavedModel.load(model);
+          Tensor x = Tensor.scalar(5f);
+          RunResult result = loaded.run("square", Map.of("x", x))) {
+        assertArrayEquals(new float[] {25f}, result.get("y").toFloatArray(), name);
+      }
+      Path missing = model.resolve("missing \uD83D\uDE00");
+      assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+          () -> SavedModel.load(missing).close(), missing.toString());
+    }
+    Path graph = tmp.resolve("frozen-\uD83D\uDE00.pb");
+    copyTree(TestModels.modelPath("frozen"), graph, Set.of());
+    try (GraphModel loaded = GraphModel.load(graph);
+        Predictor predictor = loaded.predictor(List.of("x:0"), List.of("Identity:0"))) {
+      assertEquals(DataType.FLOAT, predictor.outputs().get(0).dataType());
+    }
+  }
+
+  @Test
+  void corruptSavedModelPb(@TempDir Path tmp) throws IOException {
+    Path model = tmp.resolve("counter");
+    copyTree(TestModels.modelPath("counter"), model, Set.of());
+    byte[] garbage = new byte[4096];
+    new java.util.Random(42).nextBytes(garbage);
+    Files.write(model.resolve("saved_model.pb"), garbage);
+    // Which code TensorFlow's proto parser reports depends on where the bytes go wrong.
+    Set<TensorFlowException.Code> parseErrors = Set.of(TensorFlowException.Code.DATA_LOSS,
+        TensorFlowException.Code.INVALID_ARGUMENT, TensorFlowException.Code.OUT_OF_RANGE);
+    TensorFlowException e = assertThrows(TensorFlowException.class,
+        () -> SavedModel.load(model).close());
+    assertTrue(parseErrors.contains(e.code()), e.getMessage());
+    // Truncated rather than random.
+    byte[] real = Files.readAllBytes(TestModels.modelPath("counter").resolve("saved_model.pb"));
+    Files.write(model.resolve("saved_model.pb"), Arrays.copyOf(real, real.length / 2));
+    TensorFlowException truncated = assertThrows(TensorFlowException.class,
+        () -> SavedModel.load(model).close());
+    assertTrue(parseErrors.contains(truncated.code()), truncated.getMessage());
+    // An empty file is a valid, empty SavedModel proto: it has no meta graph tagged "serve".
+    Files.write(model.resolve("saved_model.pb"), new byte[0]);
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(model).close(), "serve");
+  }
+
+  @Test
+  void missingVariablesDirectory(@TempDir Path tmp) throws IOException {
+    Path model = tmp.resolve("counter");
+    copyTree(TestModels.modelPath("counter"), model, Set.of("variables"));
+    assertFalse(Files.exists(model.resolve("variables")));
+    // TensorFlow itself would load it with a log line and fail at the first use of the
+    // variable; tfjni refuses it at load, naming the missing file.
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(model).close(), "variables", "variables.index");
+    // An empty variables/ directory is no better.
+    Files.createDirectories(model.resolve("variables"));
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(model).close(), "variables.index");
+    // TensorFlow Python refuses a TF2 export without its checkpoint even when it holds no
+    // variables (multi): so does tfjni.
+    Path stateless = tmp.resolve("multi");
+    copyTree(TestModels.modelPath("multi"), stateless, Set.of("variables"));
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(stateless).close(), "variables.index");
+  }
+
+  @Test
+  void wrongTags() {
+    Path path = TestModels.modelPath("multi");
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(path, SessionOptions.defaults(), "train").close(), "train");
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(path, SessionOptions.defaults(), "serve", "gpu").close(), "gpu");
+    assertFails(IllegalArgumentException.class,
+        () -> SavedModel.load(path, SessionOptions.defaults()).close(), "tag");
+  }
+
+  @Test
+  void graphModelBadFiles(@TempDir Path tmp) throws IOException {
+    Path missing = tmp.resolve("missing.pb");
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> GraphModel.load(missing).close(), missing.toString());
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND, () -> GraphModel.load(tmp).close(),
+        "not a file");
+    Path garbage = tmp.resolve("garbage.pb");
+    Files.write(garbage, "this is not a GraphDef \u0000\u00ff".getBytes(StandardCharsets.UTF_8));
+    TensorFlowException e = assertThrows(TensorFlowException.class,
+        () -> GraphModel.load(garbage).close());
+    assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+    assertTrue(e.getMessage().contains("GraphDef"), e.getMessage());
+  }
+
+  @Test
+  void graphModelUnknownTensorNames() {
+    try (GraphModel frozen = GraphModel.load(TestModels.modelPath("frozen"))) {
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> frozen.predictor(List.of("nope:0"), List.of("Identity:0")).close(), "'nope'");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> frozen.predictor(List.of("x:0"), List.of("missing_output")).close(),
+          "'missing_output'");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> frozen.predictor(List.of("x:0"), List.of("Identity:7")).close(), "Identity",
+          "no output 7");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> frozen.predictor(List.of("x:0"), List.of()).close(), "output");
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> frozen.predictor(List.of("x:0", "x:0"), List.of("Identity:0")).close(), "twice");
+      // Wrong dtype and shape against the graph's own shapes.
+      try (Predictor predictor = frozen.predictor(List.of("x:0"), List.of("Identity:0"));
+          Tensor ints = Tensor.of(new int[2], 1, 2);
+          Tensor wide = Tensor.of(new float[3], 1, 3)) {
+        assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+            () -> predictor.run(ints).close(), "x:0", "INT32");
+        assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+            () -> predictor.run(wide).close(), "x:0", "[-1,2]");
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ session options
+
+  @Test
+  void sessionOptionsRejectBadValues() {
+    SessionOptions options = SessionOptions.defaults();
+    assertFails(IllegalArgumentException.class, () -> options.intraOpThreads(-1), "-1");
+    assertFails(IllegalArgumentException.class, () -> options.interOpThreads(-2), "-2");
+    assertFails(IllegalArgumentException.class,
+        () -> options.addSessionInterOpThreadPool(-3, "pool"), "-3");
+    assertFails(IllegalArgumentException.class, () -> options.gpuMemoryFraction(Double.NaN),
+        "NaN");
+    assertFails(IllegalArgumentException.class, () -> options.gpuMemoryFraction(-0.5), "-0.5");
+    assertFails(IllegalArgumentException.class,
+        () -> options.gpuMemoryFraction(Double.POSITIVE_INFINITY), "Infinity");
+    // Rejected values leave the options as they were: they still load a model.
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("shapes"), options, "serve");
+        Tensor x = Tensor.scalar(4f);
+        RunResult result = model.run("square", Map.of("x", x))) {
+      assertArrayEquals(new float[] {16f}, result.get("y").toFloatArray());
+    }
+  }
+
+  @Test
+  void unparseableRawConfigProto() {
+    SessionOptions options = SessionOptions.defaults().rawConfigProto(new byte[] {(byte) 0xff,
+        (byte) 0xff, (byte) 0xff});
+    TensorFlowException e = assertThrows(TensorFlowException.class,
+        () -> SavedModel.load(TestModels.modelPath("multi"), options, "serve").close());
+    assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+    assertThrows(TensorFlowException.class,
+        () -> GraphModel.load(TestModels.modelPath("frozen"), options).close());
+  }
+
+  private static byte[] configProto(String name) {
+    for (JsonNode config : TestModels.manifest().path("config_protos")) {
+      if (config.path("name").asText().equals(name)) {
+        return Base64.getDecoder().decode(config.path("bytes").asText());
+      }
+    }
+    throw new AssertionError("no config proto '" + name + "' in the manifest");
+  }
+
+  @Test
+  void sessionOptionsStillGiveTheRightAnswer() {
+    byte[] raw = configProto("single_thread_soft_placement");
+    assertTrue(raw.length > 0);
+    Map<String, SessionOptions> variants = Map.of(
+        "intra 1, inter 1", SessionOptions.defaults().intraOpThreads(1).interOpThreads(1),
+        "per-session threads", SessionOptions.defaults().usePerSessionThreads(true)
+            .intraOpThreads(2),
+        "session inter-op pools", SessionOptions.defaults()
+            .addSessionInterOpThreadPool(2, "tfjni_bad_input_test_pool")
+            .addSessionInterOpThreadPool(1, null),
+        "raw ConfigProto", SessionOptions.defaults().rawConfigProto(raw),
+        "raw ConfigProto and fields", SessionOptions.defaults().rawConfigProto(raw)
+            .intraOpThreads(2).allowSoftPlacement(true).gpuAllowGrowth(true)
+            .gpuMemoryFraction(0.5));
+    JsonNode call = TestModels.testCase("digits_batch7").path("calls").get(0);
+    JsonNode frozenCall = TestModels.testCase("frozen_tanh_batch4").path("calls").get(0);
+    for (Map.Entry<String, SessionOptions> variant : variants.entrySet()) {
+      String what = variant.getKey();
+      try (SavedModel model = SavedModel.load(TestModels.modelPath("digits"), variant.getValue(),
+          SavedModel.DEFAULT_TAG)) {
+        Map<String, Tensor> inputs = TestModels.tensors(call.path("inputs"));
+        try (RunResult result = model.run(call.path("signature").asText(), inputs)) {
+          TestModels.assertTensor(call.path("outputs").path("output_0"), result.get("output_0"),
+              false, what);
+        } finally {
+          inputs.values().forEach(Tensor::close);
+        }
+      }
+      try (GraphModel model = GraphModel.load(TestModels.modelPath("frozen"), variant.getValue());
+          Predictor predictor = model.predictor(List.of("x:0"), List.of("Identity:0"));
+          Tensor x = TestModels.tensor(frozenCall.path("inputs").path("x:0"));
+          RunResult result = predictor.run(x)) {
+        TestModels.assertTensor(frozenCall.path("outputs").path("Identity:0"), result.get(0),
+            false, what + " (GraphModel)");
+      }
+    }
+  }
+}

@@ -1,0 +1,395 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Test support: where the generated models are, the manifest written by TensorFlow Python (the
+ * oracle), conversions between the manifest's TENSOR encoding and {@link Tensor}, and a leak
+ * check on tfjni's live native objects.
+ */
+public final class TestModels {
+  /** System property naming the directory that scripts/generate_models.py wrote. */
+  public static final String MODELS_PROPERTY = "tfjni.test.models";
+
+  /** Relative and absolute tolerance for floats that come from real computation. */
+  public static final double FLOAT_TOLERANCE = 1e-6;
+
+  private static final Map<String, DataType> DTYPES = Map.ofEntries(
+      Map.entry("float16", DataType.HALF), Map.entry("bfloat16", DataType.BFLOAT16),
+      Map.entry("float32", DataType.FLOAT), Map.entry("float64", DataType.DOUBLE),
+      Map.entry("int8", DataType.INT8), Map.entry("int16", DataType.INT16),
+      Map.entry("int32", DataType.INT32), Map.entry("int64", DataType.INT64),
+      Map.entry("uint8", DataType.UINT8), Map.entry("uint16", DataType.UINT16),
+      Map.entry("uint32", DataType.UINT32), Map.entry("uint64", DataType.UINT64),
+      Map.entry("bool", DataType.BOOL), Map.entry("complex64", DataType.COMPLEX64),
+      Map.entry("complex128", DataType.COMPLEX128), Map.entry("string", DataType.STRING),
+      Map.entry("invalid", DataType.INVALID));
+
+  private static Path dir;
+  private static JsonNode manifest;
+
+  private TestModels() {}
+
+  /** The models directory; fails the test clearly if it is not configured or not there. */
+  public static synchronized Path dir() {
+    if (dir == null) {
+      String property = System.getProperty(MODELS_PROPERTY);
+      if (property == null || property.isBlank()) {
+        fail("system property " + MODELS_PROPERTY + " is not set: point it at the directory "
+            + "scripts/generate_models.py wrote (scripts/build.sh generates it)");
+      }
+      Path candidate = Path.of(property).toAbsolutePath();
+      if (!Files.isDirectory(candidate)) {
+        fail(MODELS_PROPERTY + "=" + property + ": directory " + candidate + " does not exist");
+      }
+      if (!Files.isRegularFile(candidate.resolve("manifest.json"))) {
+        fail(MODELS_PROPERTY + "=" + property + ": no manifest.json in " + candidate);
+      }
+      dir = candidate;
+    }
+    return dir;
+  }
+
+  /** The parsed manifest.json. */
+  public static synchronized JsonNode manifest() {
+    if (manifest == null) {
+      try {
+        manifest = new ObjectMapper().readTree(dir().resolve("manifest.json").toFile());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + dir().resolve("manifest.json"), e);
+      }
+    }
+    return manifest;
+  }
+
+  /** Where a model of the manifest lives (a SavedModel directory or a .pb file). */
+  public static Path modelPath(String model) {
+    JsonNode entry = manifest().path("models").path(model);
+    if (entry.isMissingNode()) {
+      fail("no model '" + model + "' in the manifest");
+    }
+    return dir().resolve(entry.path("path").asText());
+  }
+
+  public static String modelKind(String model) {
+    return manifest().path("models").path(model).path("kind").asText();
+  }
+
+  /** Every case of the manifest, in order. */
+  public static List<JsonNode> cases() {
+    List<JsonNode> cases = new ArrayList<>();
+    manifest().path("cases").forEach(cases::add);
+    if (cases.isEmpty()) {
+      fail("the manifest has no cases");
+    }
+    return cases;
+  }
+
+  /** The case with this name. */
+  public static JsonNode testCase(String name) {
+    for (JsonNode c : cases()) {
+      if (c.path("name").asText().equals(name)) {
+        return c;
+      }
+    }
+    return fail("no case '" + name + "' in the manifest");
+  }
+
+  /** The manifest's dtype name (numpy style, e.g. "float16") as a DataType. */
+  public static DataType dataType(String manifestName) {
+    DataType type = DTYPES.get(manifestName);
+    if (type == null) {
+      fail("unknown dtype name '" + manifestName + "' in the manifest");
+    }
+    return type;
+  }
+
+  public static long[] shape(JsonNode tensor) {
+    JsonNode shape = tensor.path("shape");
+    long[] dims = new long[shape.size()];
+    for (int i = 0; i < dims.length; i++) {
+      dims[i] = shape.get(i).asLong();
+    }
+    return dims;
+  }
+
+  /** The raw little-endian bytes of a fixed-size TENSOR. */
+  public static byte[] data(JsonNode tensor) {
+    return Base64.getDecoder().decode(tensor.path("data").asText());
+  }
+
+  /** The elements of a string TENSOR. */
+  public static byte[][] strings(JsonNode tensor) {
+    JsonNode strings = tensor.path("strings");
+    byte[][] values = new byte[strings.size()][];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = Base64.getDecoder().decode(strings.get(i).asText());
+    }
+    return values;
+  }
+
+  /** How a test tensor is made from a manifest TENSOR (strings always use ofBytes). */
+  public enum Creation {
+    /** {@link Tensor#of(DataType, ByteBuffer, long...)} over a direct native-order buffer. */
+    DIRECT_BUFFER,
+    /** The same over a 64-byte aligned buffer: zero-copy. */
+    ALIGNED_BUFFER,
+    /** {@link Tensor#of(DataType, Object, long...)} from a primitive array. */
+    ARRAY
+  }
+
+  /** A new tensor (close it) holding a manifest TENSOR, through a native-order buffer. */
+  public static Tensor tensor(JsonNode json) {
+    return tensor(json, Creation.DIRECT_BUFFER);
+  }
+
+  /** A new tensor (close it) holding a manifest TENSOR, made the given way. */
+  public static Tensor tensor(JsonNode json, Creation creation) {
+    DataType type = dataType(json.path("dtype").asText());
+    long[] shape = shape(json);
+    if (type == DataType.STRING) {
+      return Tensor.ofBytes(strings(json), shape);
+    }
+    byte[] bytes = littleEndianToNative(data(json), type.byteSize() / type.componentsPerElement());
+    switch (creation) {
+      case ARRAY:
+        return Tensor.of(type, toArray(type, bytes), shape);
+      case ALIGNED_BUFFER: {
+        ByteBuffer buffer = Tensor.allocateAlignedBuffer(bytes.length);
+        buffer.put(bytes).flip();
+        if (!Tensor.isZeroCopyCandidate(buffer)) {
+          fail("an aligned buffer is not a zero-copy candidate");
+        }
+        return Tensor.of(type, buffer, shape);
+      }
+      default: {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).order(ByteOrder.nativeOrder());
+        buffer.put(bytes).flip();
+        return Tensor.of(type, buffer, shape);
+      }
+    }
+  }
+
+  /** Native-order element bytes as the primitive array the dtype reads into. */
+  static Object toArray(DataType type, byte[] nativeBytes) {
+    ByteBuffer in = ByteBuffer.wrap(nativeBytes).order(ByteOrder.nativeOrder());
+    Class<?> component = type.javaComponent();
+    int width = type.byteSize() / type.componentsPerElement();
+    int n = nativeBytes.length / width;
+    if (component == boolean.class) {
+      boolean[] values = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        values[i] = in.get() != 0;
+      }
+      return values;
+    } else if (component == byte.class) {
+      return nativeBytes.clone();
+    } else if (component == short.class) {
+      short[] values = new short[n];
+      in.asShortBuffer().get(values);
+      return values;
+    } else if (component == int.class) {
+      int[] values = new int[n];
+      in.asIntBuffer().get(values);
+      return values;
+    } else if (component == long.class) {
+      long[] values = new long[n];
+      in.asLongBuffer().get(values);
+      return values;
+    } else if (component == float.class) {
+      float[] values = new float[n];
+      in.asFloatBuffer().get(values);
+      return values;
+    } else if (component == double.class) {
+      double[] values = new double[n];
+      in.asDoubleBuffer().get(values);
+      return values;
+    }
+    return fail("no Java array for " + type);
+  }
+
+  /** The inputs of a manifest call as new tensors by key (close them). */
+  public static Map<String, Tensor> tensors(JsonNode namedTensors) {
+    return tensors(namedTensors, Creation.DIRECT_BUFFER);
+  }
+
+  /** The inputs of a manifest call as new tensors by key, made the given way (close them). */
+  public static Map<String, Tensor> tensors(JsonNode namedTensors, Creation creation) {
+    Map<String, Tensor> tensors = new LinkedHashMap<>();
+    try {
+      for (Map.Entry<String, JsonNode> entry : namedTensors.properties()) {
+        tensors.put(entry.getKey(), tensor(entry.getValue(), creation));
+      }
+      return tensors;
+    } catch (RuntimeException | Error e) {
+      tensors.values().forEach(Tensor::close);
+      throw e;
+    }
+  }
+
+  public static List<String> fieldNames(JsonNode object) {
+    List<String> names = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> entry : object.properties()) {
+      names.add(entry.getKey());
+    }
+    return names;
+  }
+
+  /** The tensor's memory as little-endian bytes, read through {@link Tensor#buffer()}. */
+  public static byte[] bufferBytes(Tensor tensor) {
+    ByteBuffer buffer = tensor.buffer();
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.duplicate().get(bytes);
+    DataType type = tensor.dataType();
+    return littleEndianToNative(bytes, type.byteSize() / type.componentsPerElement());
+  }
+
+  /**
+   * Asserts that {@code actual} holds the manifest TENSOR {@code expected}: same dtype and shape,
+   * and the same bytes, bit for bit unless {@code exact} is false, in which case float and double
+   * (and complex) components may differ by {@link #FLOAT_TOLERANCE} absolute plus relative.
+   */
+  public static void assertTensor(JsonNode expected, Tensor actual, boolean exact, String what) {
+    DataType type = dataType(expected.path("dtype").asText());
+    assertEquals(type, actual.dataType(), what + ": dtype");
+    assertArrayEquals(shape(expected), actual.shape(), what + ": shape");
+    if (type == DataType.STRING) {
+      assertBytesArrays(strings(expected), actual.toBytesArray(), what);
+    } else {
+      assertData(type, data(expected), bufferBytes(actual), exact, what + " (buffer())");
+    }
+  }
+
+  /** Compares little-endian element bytes of a fixed-size dtype. */
+  public static void assertData(DataType type, byte[] expected, byte[] actual, boolean exact,
+      String what) {
+    assertEquals(expected.length, actual.length, what + ": byte length");
+    boolean floating = type == DataType.FLOAT || type == DataType.DOUBLE
+        || type == DataType.COMPLEX64 || type == DataType.COMPLEX128;
+    if (exact || !floating) {
+      if (!Arrays.equals(expected, actual)) {
+        fail(what + ": bytes differ; expected " + describe(type, expected) + " but was "
+            + describe(type, actual));
+      }
+      return;
+    }
+    double[] e = components(type, expected);
+    double[] a = components(type, actual);
+    for (int i = 0; i < e.length; i++) {
+      boolean close = Double.isNaN(e[i]) ? Double.isNaN(a[i])
+          : Math.abs(a[i] - e[i]) <= FLOAT_TOLERANCE + FLOAT_TOLERANCE * Math.abs(e[i]);
+      if (!close) {
+        fail(what + ": component " + i + " expected " + e[i] + " but was " + a[i]
+            + " (tolerance " + FLOAT_TOLERANCE + " abs + rel)");
+      }
+    }
+  }
+
+  public static void assertBytesArrays(byte[][] expected, byte[][] actual, String what) {
+    assertEquals(expected.length, actual.length, what + ": number of strings");
+    for (int i = 0; i < expected.length; i++) {
+      assertArrayEquals(expected[i], actual[i], what + ": string " + i);
+    }
+  }
+
+  private static double[] components(DataType type, byte[] bytes) {
+    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    boolean single = type == DataType.FLOAT || type == DataType.COMPLEX64;
+    double[] values = new double[bytes.length / (single ? 4 : 8)];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = single ? in.getFloat() : in.getDouble();
+    }
+    return values;
+  }
+
+  private static String describe(DataType type, byte[] bytes) {
+    if (type == DataType.FLOAT || type == DataType.DOUBLE || type == DataType.COMPLEX64
+        || type == DataType.COMPLEX128) {
+      return Arrays.toString(components(type, bytes));
+    }
+    return Arrays.toString(bytes);
+  }
+
+  /** Swaps each component's bytes if the machine is big-endian (a no-op on x86 and ARM). */
+  static byte[] littleEndianToNative(byte[] bytes, int componentSize) {
+    if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN || componentSize <= 1) {
+      return bytes;
+    }
+    byte[] swapped = new byte[bytes.length];
+    for (int i = 0; i < bytes.length; i += componentSize) {
+      for (int j = 0; j < componentSize; j++) {
+        swapped[i + j] = bytes[i + componentSize - 1 - j];
+      }
+    }
+    return swapped;
+  }
+
+  /** Runs {@code body} and asserts tfjni's live native objects are back where they were. */
+  public static void assertNoLeak(String what, Runnable body) {
+    LiveObjects before = TensorFlow.liveObjects();
+    body.run();
+    assertEquals(before, TensorFlow.liveObjects(), what + ": native objects leaked");
+  }
+
+  /**
+   * The leak check every test class uses ({@code @ExtendWith(TestModels.NoLeaks.class)}): records
+   * {@link TensorFlow#liveObjects()} before each test (and before the class's {@code @BeforeAll})
+   * and asserts it is the same after (and after {@code @AfterAll}).
+   */
+  public static final class NoLeaks
+      implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+    private static final ExtensionContext.Namespace NAMESPACE =
+        ExtensionContext.Namespace.create(NoLeaks.class);
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+      context.getStore(NAMESPACE).put("class", TensorFlow.liveObjects());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+      check(context, "class");
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+      context.getStore(NAMESPACE).put("test", TensorFlow.liveObjects());
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+      check(context, "test");
+    }
+
+    private static void check(ExtensionContext context, String key) {
+      LiveObjects before = context.getStore(NAMESPACE).remove(key, LiveObjects.class);
+      LiveObjects after = TensorFlow.liveObjects();
+      if (before != null && !before.equals(after)) {
+        fail(context.getDisplayName() + " leaked native objects: before " + before + ", after "
+            + after);
+      }
+    }
+  }
+}
