@@ -4,6 +4,7 @@ source "$(dirname "$0")/common.sh"
 "$ROOT/scripts/setup.sh"
 
 TF_DIR=$(tensorflow_dir)
+mkdir -p "$BUILD"
 step "Building native code (CMake + Ninja)"
 cmake -S "$ROOT/native" -B "$BUILD/native" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_TESTS=ON \
   -DTFJNI_TENSORFLOW_DIR="$TF_DIR" >"$BUILD/cmake-configure.log" 2>&1 ||
