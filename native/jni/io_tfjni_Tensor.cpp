@@ -116,13 +116,7 @@ JNIEXPORT jint JNICALL Java_io_tfjni_Tensor_nativeDtype(JNIEnv* env, jclass, jlo
 }
 
 JNIEXPORT jlongArray JNICALL Java_io_tfjni_Tensor_nativeShape(JNIEnv* env, jclass, jlong handle) {
-  return guarded(env, [&]() -> jlongArray {
-    std::vector<int64_t> shape = from_handle<Tensor>(handle)->shape();
-    jlongArray out = env->NewLongArray(static_cast<jsize>(shape.size()));
-    if (out == nullptr) throw std::bad_alloc();
-    env->SetLongArrayRegion(out, 0, static_cast<jsize>(shape.size()), reinterpret_cast<jlong*>(shape.data()));
-    return out;
-  });
+  return guarded(env, [&] { return to_long_array(env, from_handle<Tensor>(handle)->shape()); });
 }
 
 JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeByteSize(JNIEnv* env, jclass, jlong handle) {

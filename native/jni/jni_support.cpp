@@ -116,6 +116,26 @@ jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes) {
   return array;
 }
 
+jlongArray to_long_array(JNIEnv* env, const std::vector<int64_t>& values) {
+  auto length = static_cast<jsize>(values.size());
+  jlongArray array = env->NewLongArray(length);
+  if (array == nullptr) throw std::bad_alloc();
+  env->SetLongArrayRegion(array, 0, length, reinterpret_cast<const jlong*>(values.data()));
+  return array;
+}
+
+jobjectArray to_string_array(JNIEnv* env, const std::vector<std::string>& values) {
+  jobjectArray array = env->NewObjectArray(static_cast<jsize>(values.size()), string_class, nullptr);
+  if (array == nullptr) throw std::bad_alloc();
+  for (size_t i = 0; i < values.size(); ++i) {
+    jstring value = to_jstring(env, values[i]);
+    if (value == nullptr) throw std::bad_alloc();
+    env->SetObjectArrayElement(array, static_cast<jsize>(i), value);
+    env->DeleteLocalRef(value);
+  }
+  return array;
+}
+
 SessionConfig session_config(JNIEnv* env, jlongArray scalars, jstring visible_devices,
                              jbyteArray raw_config, jintArray pool_threads, jobjectArray pool_names) {
   // scalars: intra, inter, per-session threads, soft placement, allow growth,

@@ -64,6 +64,8 @@ jstring to_jstring(JNIEnv* env, std::string_view utf8) noexcept;
 std::vector<std::string> to_strings(JNIEnv* env, jobjectArray values);
 std::vector<int64_t> to_longs(JNIEnv* env, jlongArray values);
 jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes);
+jlongArray to_long_array(JNIEnv* env, const std::vector<int64_t>& values);
+jobjectArray to_string_array(JNIEnv* env, const std::vector<std::string>& values);
 
 // Session settings as the Java SessionOptions passes them (see SessionOptions.java).
 SessionConfig session_config(JNIEnv* env, jlongArray scalars, jstring visible_devices,

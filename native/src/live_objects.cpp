@@ -18,6 +18,8 @@ const char* kind_name(ObjectKind kind) noexcept {
     case ObjectKind::kSavedModel: return "saved_model";
     case ObjectKind::kGraphModel: return "graph_model";
     case ObjectKind::kRunner: return "runner";
+    case ObjectKind::kEagerContext: return "eager_context";
+    case ObjectKind::kTensorHandle: return "tensor_handle";
   }
   return "unknown";
 }

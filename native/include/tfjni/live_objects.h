@@ -14,8 +14,10 @@ enum class ObjectKind : int {
   kSavedModel,
   kGraphModel,
   kRunner,
+  kEagerContext,
+  kTensorHandle,
 };
-inline constexpr int kObjectKindCount = 6;
+inline constexpr int kObjectKindCount = 8;
 
 const char* kind_name(ObjectKind kind) noexcept;
 

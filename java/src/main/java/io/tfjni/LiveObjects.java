@@ -6,18 +6,19 @@ package io.tfjni;
  */
 public record LiveObjects(
     long tensors, long graphs, long sessions, long savedModels, long graphModels, long runners,
-    long tensorBytes) {
+    long eagerContexts, long tensorHandles, long tensorBytes) {
 
   /** Number of kinds counted natively, in the order of the native ObjectKind enum. */
-  static final int KINDS = 6;
+  static final int KINDS = 8;
 
   static LiveObjects of(long[] counts) {
-    return new LiveObjects(
-        counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[KINDS]);
+    return new LiveObjects(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5],
+        counts[6], counts[7], counts[KINDS]);
   }
 
   /** All live native objects of every kind. */
   public long total() {
-    return tensors + graphs + sessions + savedModels + graphModels + runners;
+    return tensors + graphs + sessions + savedModels + graphModels + runners + eagerContexts
+        + tensorHandles;
   }
 }

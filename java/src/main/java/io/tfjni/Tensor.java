@@ -35,6 +35,11 @@ public final class Tensor extends NativeResource {
     this.writable = writable;
   }
 
+  /** Takes ownership of a native tensor made elsewhere in tfjni (e.g. an eager result). */
+  static Tensor adopt(long handle) {
+    return new Tensor(handle, false);
+  }
+
   /** An empty holder that a {@link RunResult} fills with outputs. */
   static Tensor outputHolder() {
     return new Tensor(0, false);

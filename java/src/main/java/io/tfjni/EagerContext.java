@@ -1,0 +1,86 @@
+package io.tfjni;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * TensorFlow's eager runtime: thread pools and devices for eager ops. One context is meant to
+ * serve a whole application; every {@link NDManager} made with it shares its thread pools (there
+ * is no pool per manager). {@link #shared()} is the process-wide default.
+ *
+ * <p>Thread safety: ops may run on a context from any number of threads. Closing a context waits
+ * for ops in flight; arrays made with it must be closed first.
+ */
+public final class EagerContext extends NativeResource {
+  /** TensorFlow's device placement policies (TFE_ContextDevicePlacementPolicy). */
+  public enum DevicePlacement {
+    /** Inputs on the wrong device are an error. */
+    EXPLICIT,
+    /** Copy inputs to the op's device, with a warning. */
+    WARN,
+    /** Copy inputs to the op's device silently (TensorFlow's default). */
+    SILENT,
+    /** Silently copy int32 inputs only. */
+    SILENT_FOR_INT32
+  }
+
+  private static EagerContext shared;
+
+  private EagerContext(long handle) {
+    super(handle);
+  }
+
+  /** The process-wide context with TensorFlow's defaults; created on first use, never closed. */
+  public static synchronized EagerContext shared() {
+    if (shared == null) {
+      shared = create(SessionOptions.defaults(), false, DevicePlacement.SILENT);
+    }
+    return shared;
+  }
+
+  /**
+   * A context of its own: thread pools and GPU options from {@code options}, async dispatch (ops
+   * return before they finish; errors surface when a result is read) and a placement policy.
+   */
+  public static EagerContext create(SessionOptions options, boolean async,
+      DevicePlacement placement) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(placement, "placement");
+    NativeLibrary.ensureLoaded();
+    return new EagerContext(nativeCreate(options.scalars(), options.visibleDevices(),
+        options.rawConfig(), options.poolThreads(), options.poolNames(), async,
+        placement.ordinal()));
+  }
+
+  /** Full names of the devices ops can run on. */
+  public List<String> devices() {
+    long h = acquire();
+    try {
+      return List.of(nativeDevices(h));
+    } finally {
+      release();
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (EagerContext.class) {
+      if (this == shared) {
+        throw new IllegalStateException("the shared context lives as long as the process");
+      }
+    }
+    super.close();
+  }
+
+  @Override
+  void free(long handle) {
+    nativeDelete(handle);
+  }
+
+  private static native long nativeCreate(long[] scalars, String visibleDevices, byte[] rawConfig,
+      int[] poolThreads, String[] poolNames, boolean async, int placement);
+
+  private static native String[] nativeDevices(long handle);
+
+  private static native void nativeDelete(long handle);
+}

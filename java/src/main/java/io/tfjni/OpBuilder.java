@@ -1,0 +1,304 @@
+package io.tfjni;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Builds and runs any TensorFlow op eagerly, e.g.
+ * {@code manager.opBuilder("MatMul").addInput(a).addInput(b).setAttr("transpose_b", true).build()}.
+ * Attributes are encoded compactly and the op crosses JNI once, when built. Inputs must be of the
+ * builder's context; outputs belong to the builder's manager. A builder runs one op: build it once.
+ */
+public final class OpBuilder {
+  // Attribute kinds, as native/include/tfjni/eager_attrs.h reads them.
+  private static final int TYPE = 1;
+  private static final int INT = 2;
+  private static final int FLOAT = 3;
+  private static final int BOOL = 4;
+  private static final int STRING = 5;
+  private static final int SHAPE = 6;
+  private static final int TENSOR = 7;
+  private static final int TYPE_LIST = 8;
+  private static final int INT_LIST = 9;
+  private static final int FLOAT_LIST = 10;
+  private static final int BOOL_LIST = 11;
+  private static final int STRING_LIST = 12;
+  private static final int SHAPE_LIST = 13;
+
+  private final NDManager manager;
+  private final String opName;
+  private final List<NDArray> inputs = new ArrayList<>();
+  private int[] listLengths = new int[4];
+  private int slots;
+  private final LittleEndianWriter attrs = new LittleEndianWriter();
+  private int attrCount;
+  private final List<Tensor> attrTensors = new ArrayList<>();
+  private String device;
+  private boolean built;
+
+  OpBuilder(NDManager manager, String opName) {
+    this.manager = manager;
+    this.opName = Objects.requireNonNull(opName, "opName");
+  }
+
+  public OpBuilder addInput(NDArray input) {
+    Objects.requireNonNull(input, "input");
+    inputs.add(input);
+    addSlot(-1);
+    return this;
+  }
+
+  /** A list input (e.g. the values of ConcatV2 or Pack). */
+  public OpBuilder addInputList(List<NDArray> list) {
+    Objects.requireNonNull(list, "list");
+    for (NDArray input : list) {
+      inputs.add(Objects.requireNonNull(input, "list element"));
+    }
+    addSlot(list.size());
+    return this;
+  }
+
+  public OpBuilder addInputList(NDArray... list) {
+    return addInputList(Arrays.asList(list));
+  }
+
+  /** Runs the op on this device (e.g. "/device:CPU:0"). */
+  public OpBuilder setDevice(String deviceName) {
+    device = Objects.requireNonNull(deviceName, "deviceName");
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, DataType value) {
+    begin(TYPE, name).putInt(Objects.requireNonNull(value, "value").code());
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, long value) {
+    begin(INT, name).putLong(value);
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, float value) {
+    begin(FLOAT, name).putFloat(value);
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, boolean value) {
+    begin(BOOL, name).putByte(value ? 1 : 0);
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, String value) {
+    begin(STRING, name).putString(Objects.requireNonNull(value, "value"));
+    return this;
+  }
+
+  /** A tensor-valued attribute (e.g. Const's "value"); the tensor stays the caller's. */
+  public OpBuilder setAttr(String name, Tensor value) {
+    Objects.requireNonNull(value, "value");
+    begin(TENSOR, name).putInt(attrTensors.size());
+    attrTensors.add(value);
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, DataType[] values) {
+    begin(TYPE_LIST, name).putInt(values.length);
+    for (DataType t : values) {
+      attrs.putInt(Objects.requireNonNull(t, "type").code());
+    }
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, long[] values) {
+    begin(INT_LIST, name).putInt(values.length);
+    for (long v : values) {
+      attrs.putLong(v);
+    }
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, float[] values) {
+    begin(FLOAT_LIST, name).putInt(values.length);
+    for (float v : values) {
+      attrs.putFloat(v);
+    }
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, boolean[] values) {
+    begin(BOOL_LIST, name).putInt(values.length);
+    for (boolean v : values) {
+      attrs.putByte(v ? 1 : 0);
+    }
+    return this;
+  }
+
+  public OpBuilder setAttr(String name, String[] values) {
+    begin(STRING_LIST, name).putInt(values.length);
+    for (String v : values) {
+      attrs.putString(Objects.requireNonNull(v, "value"));
+    }
+    return this;
+  }
+
+  /** A shape attribute; -1 for an unknown dimension, null for an unknown rank. */
+  public OpBuilder setAttrShape(String name, long[] dims) {
+    begin(SHAPE, name);
+    putShape(dims);
+    return this;
+  }
+
+  public OpBuilder setAttrShapeList(String name, long[][] shapes) {
+    begin(SHAPE_LIST, name).putInt(shapes.length);
+    for (long[] dims : shapes) {
+      putShape(dims);
+    }
+    return this;
+  }
+
+  /** Runs an op with exactly one output. */
+  public NDArray build() {
+    NDArray[] outputs = buildAll();
+    if (outputs.length != 1) {
+      for (NDArray output : outputs) {
+        output.close();
+      }
+      throw new IllegalStateException(opName + " has " + outputs.length
+          + " outputs; use buildAll()");
+    }
+    return outputs[0];
+  }
+
+  /** Runs the op and returns every output (list outputs flattened). */
+  public NDArray[] buildAll() {
+    if (built) {
+      throw new IllegalStateException("this OpBuilder already ran " + opName);
+    }
+    built = true;
+    EagerContext context = manager.context();
+    manager.checkOpen();
+    long[] inputHandles = new long[inputs.size()];
+    long[] tensorHandles = new long[attrTensors.size()];
+    int inputsHeld = 0;
+    int tensorsHeld = 0;
+    long[] outputs;
+    long ctx = context.acquire();
+    try {
+      for (; inputsHeld < inputHandles.length; inputsHeld++) {
+        inputHandles[inputsHeld] = inputs.get(inputsHeld).acquire();
+      }
+      for (; tensorsHeld < tensorHandles.length; tensorsHeld++) {
+        tensorHandles[tensorsHeld] = attrTensors.get(tensorsHeld).acquire();
+      }
+      outputs = nativeExecute(ctx, opName, device, inputHandles, Arrays.copyOf(listLengths, slots),
+          attrs.toByteArray(attrCount), tensorHandles);
+    } finally {
+      for (int i = 0; i < tensorsHeld; i++) {
+        attrTensors.get(i).release();
+      }
+      for (int i = 0; i < inputsHeld; i++) {
+        inputs.get(i).release();
+      }
+      context.release();
+    }
+    NDArray[] arrays = new NDArray[outputs.length];
+    for (int i = 0; i < outputs.length; i++) {
+      try {
+        arrays[i] = new NDArray(manager, outputs[i]);
+      } catch (IllegalStateException closedMeanwhile) {
+        for (int j = i + 1; j < outputs.length; j++) {
+          NDArray.nativeDelete(outputs[j]);
+        }
+        throw closedMeanwhile;
+      }
+    }
+    return arrays;
+  }
+
+  private void addSlot(int length) {
+    if (slots == listLengths.length) {
+      listLengths = Arrays.copyOf(listLengths, slots * 2);
+    }
+    listLengths[slots++] = length;
+  }
+
+  private LittleEndianWriter begin(int kind, String name) {
+    Objects.requireNonNull(name, "attribute name");
+    attrCount++;
+    return attrs.putByte(kind).putString(name);
+  }
+
+  private void putShape(long[] dims) {
+    if (dims == null) {
+      attrs.putInt(-1);
+      return;
+    }
+    attrs.putInt(dims.length);
+    for (long d : dims) {
+      attrs.putLong(d);
+    }
+  }
+
+  /** A growable little-endian byte buffer. */
+  private static final class LittleEndianWriter {
+    private byte[] bytes = new byte[64];
+    private int size;
+
+    LittleEndianWriter putByte(int value) {
+      ensure(1);
+      bytes[size++] = (byte) value;
+      return this;
+    }
+
+    LittleEndianWriter putInt(int value) {
+      ensure(4);
+      for (int i = 0; i < 4; i++) {
+        bytes[size++] = (byte) (value >>> (8 * i));
+      }
+      return this;
+    }
+
+    LittleEndianWriter putLong(long value) {
+      ensure(8);
+      for (int i = 0; i < 8; i++) {
+        bytes[size++] = (byte) (value >>> (8 * i));
+      }
+      return this;
+    }
+
+    LittleEndianWriter putFloat(float value) {
+      return putInt(Float.floatToRawIntBits(value));
+    }
+
+    LittleEndianWriter putString(String value) {
+      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+      putInt(utf8.length);
+      ensure(utf8.length);
+      System.arraycopy(utf8, 0, bytes, size, utf8.length);
+      size += utf8.length;
+      return this;
+    }
+
+    /** The attribute count followed by the attributes. */
+    byte[] toByteArray(int count) {
+      byte[] out = new byte[4 + size];
+      for (int i = 0; i < 4; i++) {
+        out[i] = (byte) (count >>> (8 * i));
+      }
+      System.arraycopy(bytes, 0, out, 4, size);
+      return out;
+    }
+
+    private void ensure(int more) {
+      if (size + more > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+      }
+    }
+  }
+
+  private static native long[] nativeExecute(long context, String opName, String device,
+      long[] inputs, int[] listLengths, byte[] attrs, long[] attrTensors);
+}

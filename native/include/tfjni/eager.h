@@ -1,0 +1,111 @@
+// Eager execution: a context, tensor handles and an op builder over the TFE_*
+// C API.
+#pragma once
+
+#include <tensorflow/c/eager/c_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tfjni/live_objects.h"
+#include "tfjni/session_config.h"
+#include "tfjni/tensor.h"
+
+namespace tfjni {
+
+struct ContextConfig {
+  SessionConfig session;  // thread pools, soft placement, GPU options
+  bool async = false;
+  TFE_ContextDevicePlacementPolicy placement = TFE_DEVICE_PLACEMENT_SILENT;
+};
+
+// An eager context. Ops may run on it from many threads at once.
+class Context {
+ public:
+  explicit Context(const ContextConfig& config = {});
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // Full names of the devices ops can run on, e.g. "/job:localhost/replica:0/task:0/device:CPU:0".
+  std::vector<std::string> devices() const;
+  TFE_Context* get() const noexcept { return context_.get(); }
+
+ private:
+  struct Deleter {
+    void operator()(TFE_Context* c) const noexcept { TFE_DeleteContext(c); }
+  };
+  std::unique_ptr<TFE_Context, Deleter> context_;
+  LiveToken token_{ObjectKind::kEagerContext};
+};
+
+// A value of the eager runtime, possibly on a device, possibly not yet computed
+// (async contexts).
+class TensorHandle {
+ public:
+  static TensorHandle from_tensor(const Tensor& tensor);
+  static TensorHandle adopt(TFE_TensorHandle* handle);
+
+  TensorHandle(TensorHandle&&) noexcept = default;
+  TensorHandle& operator=(TensorHandle&&) noexcept = default;
+
+  TF_DataType dtype() const noexcept { return TFE_TensorHandleDataType(handle_.get()); }
+  std::vector<int64_t> shape() const;
+  std::string device() const;
+  // The value as a tensor in host memory (waits for it to be computed).
+  Tensor resolve() const;
+  TensorHandle copy_to_device(const Context& context, const std::string& device) const;
+
+  TFE_TensorHandle* get() const noexcept { return handle_.get(); }
+
+ private:
+  struct Deleter {
+    void operator()(TFE_TensorHandle* h) const noexcept { TFE_DeleteTensorHandle(h); }
+  };
+  explicit TensorHandle(TFE_TensorHandle* handle) : handle_(handle) {}
+  std::unique_ptr<TFE_TensorHandle, Deleter> handle_;
+  LiveToken token_{ObjectKind::kTensorHandle};
+};
+
+// Builds and runs one op. Reusable: reset() starts a new op of any name on the
+// same context without allocating a new TFE_Op. Not thread-safe.
+class Op {
+ public:
+  Op(const Context& context, const char* op_name);
+  void reset(const char* op_name);
+
+  Op& input(const TensorHandle& handle);
+  Op& input_list(std::span<const TensorHandle* const> handles);
+  Op& device(const char* device_name);
+
+  Op& attr_type(const char* name, TF_DataType value);
+  Op& attr_int(const char* name, int64_t value);
+  Op& attr_float(const char* name, float value);
+  Op& attr_bool(const char* name, bool value);
+  Op& attr_string(const char* name, std::string_view value);
+  // -1 dims are unknown.
+  Op& attr_shape(const char* name, std::span<const int64_t> dims, bool unknown_rank = false);
+  Op& attr_tensor(const char* name, const Tensor& value);
+  Op& attr_type_list(const char* name, std::span<const TF_DataType> values);
+  Op& attr_int_list(const char* name, std::span<const int64_t> values);
+  Op& attr_float_list(const char* name, std::span<const float> values);
+  Op& attr_bool_list(const char* name, std::span<const unsigned char> values);
+  Op& attr_string_list(const char* name, std::span<const std::string_view> values);
+  Op& attr_shape_list(const char* name, std::span<const std::vector<int64_t>> shapes);
+
+  // Runs the op; returns every output (list outputs flattened).
+  std::vector<TensorHandle> execute();
+
+  TFE_Op* get() const noexcept { return op_.get(); }
+
+ private:
+  struct Deleter {
+    void operator()(TFE_Op* o) const noexcept { TFE_DeleteOp(o); }
+  };
+  std::unique_ptr<TFE_Op, Deleter> op_;
+};
+
+}  // namespace tfjni
