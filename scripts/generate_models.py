@@ -200,6 +200,8 @@ def build_digits(out_dir):
     save_npy(out_dir / "digits_holdout_labels.npy", y_test.astype(np.int64))
     save_npy(out_dir / "digits_holdout_probs.npy", probs.astype(np.float32))
 
+    pipeline = build_digit_pipeline(out_dir, fn, in_key, out_key, x_test, y_test)
+
     cases = [
         run_saved_model_case(out_dir, "digits_batch1", "digits",
                              [("serving_default", {in_key: x_test[:1]})]),
@@ -209,7 +211,8 @@ def build_digits(out_dir):
     extra = {"holdout_images": "digits_holdout_images.npy",
              "holdout_labels": "digits_holdout_labels.npy",
              "holdout_probs": "digits_holdout_probs.npy",
-             "holdout_accuracy": acc}
+             "holdout_accuracy": acc,
+             "pipeline": pipeline}
     return cases, extra, "hold-out accuracy %.3f on %d images" % (acc, len(y_test))
 
 
@@ -554,6 +557,43 @@ def prepare_out_dir(out_dir):
                 child.unlink()
     out_dir.mkdir(parents=True, exist_ok=True)
     return out_dir
+
+
+PIPELINE_UPSCALE = 4  # held-out digits are written as 32x32 images
+
+
+def digit_pipeline_top5(image_bytes, decode, fn, in_key, out_key):
+    """The README's pipeline in TensorFlow Python: decode, resize, normalise, CNN, top-5."""
+    import tensorflow as tf
+    image = decode(image_bytes, channels=1)                      # uint8 [32, 32, 1]
+    resized = tf.image.resize(tf.cast(image, tf.float32), [8, 8], method="bilinear")
+    batch = tf.expand_dims(resized / 255.0, 0)                   # float32 [1, 8, 8, 1]
+    probs = fn(**{in_key: batch})[out_key][0]
+    top = tf.math.top_k(probs, k=5)
+    return {"indices": [int(i) for i in top.indices.numpy()],
+            "values": [float(v) for v in top.values.numpy()]}
+
+
+def build_digit_pipeline(out_dir, fn, in_key, out_key, x_test, y_test):
+    """Writes a held-out digit as PNG and JPEG files with the pipeline's expected top-5."""
+    import numpy as np
+    import tensorflow as tf
+    for index in range(len(y_test)):
+        pixels = np.round(x_test[index, :, :, 0] * 255.0).astype(np.uint8)
+        big = np.kron(pixels, np.ones((PIPELINE_UPSCALE, PIPELINE_UPSCALE), np.uint8))[..., None]
+        png = tf.io.encode_png(big).numpy()
+        jpeg = tf.io.encode_jpeg(big, quality=95).numpy()
+        png_top5 = digit_pipeline_top5(png, tf.io.decode_png, fn, in_key, out_key)
+        jpeg_top5 = digit_pipeline_top5(jpeg, tf.io.decode_jpeg, fn, in_key, out_key)
+        if png_top5["indices"][0] == y_test[index] == jpeg_top5["indices"][0]:
+            break
+    else:
+        raise GenerationError("no held-out digit survives the image pipeline")
+    (out_dir / "digit.png").write_bytes(png)
+    (out_dir / "digit.jpg").write_bytes(jpeg)
+    return {"png": "digit.png", "jpeg": "digit.jpg", "label": int(y_test[index]),
+            "holdout_index": index, "size": [8, 8],
+            "png_top5": png_top5, "jpeg_top5": jpeg_top5}
 
 
 def main(argv):
