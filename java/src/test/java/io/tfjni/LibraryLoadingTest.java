@@ -118,17 +118,39 @@ class LibraryLoadingTest {
         outcome.output());
   }
 
-  @Test
-  void jniLibraryFromAnotherDirectory() throws Exception {
+  /** A directory holding a copy of the packaged JNI library. */
+  private Path jniLibraryCopy() throws IOException {
     Path dir = Files.createDirectory(temp.resolve("jni"));
     try (InputStream in = NativeLibrary.class.getResourceAsStream(
         "/native/linux-x86_64/" + NativeLibrary.JNI_LIBRARY)) {
       assertTrue(in != null, "the JNI library is not packaged as a resource");
       Files.copy(in, dir.resolve(NativeLibrary.JNI_LIBRARY));
     }
-    Outcome outcome = runProbe(List.of("-Dtfjni.library.dir=" + dir), Map.of());
+    return dir;
+  }
+
+  @Test
+  void jniLibraryFromAnotherDirectory() throws Exception {
+    Outcome outcome = runProbe(List.of("-Dtfjni.library.dir=" + jniLibraryCopy()), Map.of());
     assertEquals(0, outcome.exitCode(), outcome.output());
     assertTrue(outcome.output().contains("sum=11.0,22.0"), outcome.output());
+  }
+
+  @Test
+  void jniLibraryFromEnvironmentVariable() throws Exception {
+    Outcome outcome =
+        runProbe(List.of(), Map.of("TFJNI_LIBRARY_DIR", jniLibraryCopy().toString()));
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("sum=11.0,22.0"), outcome.output());
+  }
+
+  @Test
+  void missingJniLibraryFromEnvironmentVariableSaysSo() throws Exception {
+    Path empty = Files.createDirectory(temp.resolve("no-jni-env"));
+    Outcome outcome = runProbe(List.of(), Map.of("TFJNI_LIBRARY_DIR", empty.toString()));
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("environment variable TFJNI_LIBRARY_DIR"),
+        outcome.output());
   }
 
   @Test
