@@ -44,6 +44,7 @@ generate_models() {
   local staging
   staging=$(mktemp -d "$dir.tmp.XXXXXX")
   "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$staging/models"
+  "$VENV/bin/python" "$ROOT/scripts/generate_eager_cases.py" "$staging/models/eager_cases.json"
   touch "$staging/models/.complete"
   if [[ ! -f "$dir/.complete" ]]; then
     rm -rf "$dir"

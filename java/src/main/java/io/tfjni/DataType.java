@@ -79,6 +79,25 @@ public enum DataType {
     return componentsPerElement;
   }
 
+  /** True for HALF, BFLOAT16, FLOAT and DOUBLE. */
+  public boolean isFloatingPoint() {
+    return this == HALF || this == BFLOAT16 || this == FLOAT || this == DOUBLE;
+  }
+
+  /** True for the signed and unsigned integer types (not the quantized ones). */
+  public boolean isInteger() {
+    return isSigned() || isUnsigned();
+  }
+
+  /** True for UINT8, UINT16, UINT32 and UINT64. */
+  public boolean isUnsigned() {
+    return this == UINT8 || this == UINT16 || this == UINT32 || this == UINT64;
+  }
+
+  private boolean isSigned() {
+    return this == INT8 || this == INT16 || this == INT32 || this == INT64;
+  }
+
   public static DataType fromCode(int code) {
     DataType t = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
     if (t == null) {

@@ -2,6 +2,7 @@ package io.tfjni;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * An eager array: one native TensorFlow tensor handle, owned by an {@link NDManager}. Ops on it
@@ -144,6 +145,907 @@ public final class NDArray extends NativeResource {
     }
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Element-wise arithmetic. Binary ops broadcast (numpy rules); both inputs must have the same
+  // dtype. The Number overloads make a scalar of this array's dtype (see NDManager#scalar).
+
+  /** {@code this + other} (AddV2; for STRING arrays, concatenation). */
+  public NDArray add(NDArray other) {
+    return binary(dataType() == DataType.STRING ? "Add" : "AddV2", other);
+  }
+
+  /** {@code this + value}. */
+  public NDArray add(Number value) {
+    return binaryScalar("AddV2", value);
+  }
+
+  /** {@code this - other}. */
+  public NDArray sub(NDArray other) {
+    return binary("Sub", other);
+  }
+
+  /** {@code this - value}. */
+  public NDArray sub(Number value) {
+    return binaryScalar("Sub", value);
+  }
+
+  /** {@code this * other}. */
+  public NDArray mul(NDArray other) {
+    return binary("Mul", other);
+  }
+
+  /** {@code this * value}. */
+  public NDArray mul(Number value) {
+    return binaryScalar("Mul", value);
+  }
+
+  /**
+   * {@code this / other}: true division for floating-point and complex types (RealDiv); for
+   * integer types rounded toward zero like Java's {@code /} (Div; tf.math.truncatediv).
+   */
+  public NDArray div(NDArray other) {
+    return binary(divOp(), other);
+  }
+
+  /** {@code this / value} (see {@link #div(NDArray)}). */
+  public NDArray div(Number value) {
+    return binaryScalar(divOp(), value);
+  }
+
+  /** Division rounded toward negative infinity (FloorDiv, Python's {@code //}). */
+  public NDArray floorDiv(NDArray other) {
+    return binary("FloorDiv", other);
+  }
+
+  /** Division by a scalar rounded toward negative infinity. */
+  public NDArray floorDiv(Number value) {
+    return binaryScalar("FloorDiv", value);
+  }
+
+  /** The remainder of {@link #floorDiv}: has the sign of the divisor, like Python's {@code %}. */
+  public NDArray mod(NDArray other) {
+    return binary("FloorMod", other);
+  }
+
+  /** The remainder of a division by a scalar, with the sign of the divisor. */
+  public NDArray mod(Number value) {
+    return binaryScalar("FloorMod", value);
+  }
+
+  /** {@code this} to the power {@code other}. */
+  public NDArray pow(NDArray other) {
+    return binary("Pow", other);
+  }
+
+  /** {@code this} to the power {@code value}. */
+  public NDArray pow(Number value) {
+    return binaryScalar("Pow", value);
+  }
+
+  /** The element-wise larger value. */
+  public NDArray maximum(NDArray other) {
+    return binary("Maximum", other);
+  }
+
+  /** The element-wise larger of this and a scalar. */
+  public NDArray maximum(Number value) {
+    return binaryScalar("Maximum", value);
+  }
+
+  /** The element-wise smaller value. */
+  public NDArray minimum(NDArray other) {
+    return binary("Minimum", other);
+  }
+
+  /** The element-wise smaller of this and a scalar. */
+  public NDArray minimum(Number value) {
+    return binaryScalar("Minimum", value);
+  }
+
+  /** {@code (this - other)^2}. */
+  public NDArray squaredDifference(NDArray other) {
+    return binary("SquaredDifference", other);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Comparisons (BOOL results, broadcasting) and logical ops on BOOL arrays.
+
+  /** {@code this == other}. */
+  public NDArray eq(NDArray other) {
+    return binary("Equal", other);
+  }
+
+  /** {@code this == value}. */
+  public NDArray eq(Number value) {
+    return binaryScalar("Equal", value);
+  }
+
+  /** {@code this != other}. */
+  public NDArray neq(NDArray other) {
+    return binary("NotEqual", other);
+  }
+
+  /** {@code this != value}. */
+  public NDArray neq(Number value) {
+    return binaryScalar("NotEqual", value);
+  }
+
+  /** {@code this > other}. */
+  public NDArray gt(NDArray other) {
+    return binary("Greater", other);
+  }
+
+  /** {@code this > value}. */
+  public NDArray gt(Number value) {
+    return binaryScalar("Greater", value);
+  }
+
+  /** {@code this >= other}. */
+  public NDArray gte(NDArray other) {
+    return binary("GreaterEqual", other);
+  }
+
+  /** {@code this >= value}. */
+  public NDArray gte(Number value) {
+    return binaryScalar("GreaterEqual", value);
+  }
+
+  /** {@code this < other}. */
+  public NDArray lt(NDArray other) {
+    return binary("Less", other);
+  }
+
+  /** {@code this < value}. */
+  public NDArray lt(Number value) {
+    return binaryScalar("Less", value);
+  }
+
+  /** {@code this <= other}. */
+  public NDArray lte(NDArray other) {
+    return binary("LessEqual", other);
+  }
+
+  /** {@code this <= value}. */
+  public NDArray lte(Number value) {
+    return binaryScalar("LessEqual", value);
+  }
+
+  /** Logical AND of BOOL arrays. */
+  public NDArray logicalAnd(NDArray other) {
+    return binary("LogicalAnd", other);
+  }
+
+  /** Logical OR of BOOL arrays. */
+  public NDArray logicalOr(NDArray other) {
+    return binary("LogicalOr", other);
+  }
+
+  /** Logical exclusive OR of BOOL arrays (computed as NotEqual). */
+  public NDArray logicalXor(NDArray other) {
+    if (dataType() != DataType.BOOL) {
+      throw new IllegalArgumentException("logicalXor needs BOOL arrays, not " + dataType());
+    }
+    return binary("NotEqual", other);
+  }
+
+  /** Logical NOT of a BOOL array. */
+  public NDArray logicalNot() {
+    return unary("LogicalNot");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Element-wise math.
+
+  /** e to the power of each element. */
+  public NDArray exp() {
+    return unary("Exp");
+  }
+
+  /** The natural logarithm. */
+  public NDArray log() {
+    return unary("Log");
+  }
+
+  /** {@code log(1 + x)}, accurate for small x. */
+  public NDArray log1p() {
+    return unary("Log1p");
+  }
+
+  /** The square root. */
+  public NDArray sqrt() {
+    return unary("Sqrt");
+  }
+
+  /** {@code 1 / sqrt(x)}. */
+  public NDArray rsqrt() {
+    return unary("Rsqrt");
+  }
+
+  /** {@code x * x}. */
+  public NDArray square() {
+    return unary("Square");
+  }
+
+  /** The absolute value. */
+  public NDArray abs() {
+    return unary("Abs");
+  }
+
+  /** {@code -x}. */
+  public NDArray neg() {
+    return unary("Neg");
+  }
+
+  /** -1, 0 or 1 by the sign of each element (0 for zeros; NaN stays NaN). */
+  public NDArray sign() {
+    return unary("Sign");
+  }
+
+  /** The largest integer value not greater than each element. */
+  public NDArray floor() {
+    return unary("Floor");
+  }
+
+  /** The smallest integer value not less than each element. */
+  public NDArray ceil() {
+    return unary("Ceil");
+  }
+
+  /** Rounds to the nearest integer value, halves to even (banker's rounding, like tf.round). */
+  public NDArray round() {
+    return unary("Round");
+  }
+
+  /** The sine. */
+  public NDArray sin() {
+    return unary("Sin");
+  }
+
+  /** The cosine. */
+  public NDArray cos() {
+    return unary("Cos");
+  }
+
+  /** The tangent. */
+  public NDArray tan() {
+    return unary("Tan");
+  }
+
+  /** The arc sine. */
+  public NDArray asin() {
+    return unary("Asin");
+  }
+
+  /** The arc cosine. */
+  public NDArray acos() {
+    return unary("Acos");
+  }
+
+  /** The arc tangent. */
+  public NDArray atan() {
+    return unary("Atan");
+  }
+
+  /** The hyperbolic sine. */
+  public NDArray sinh() {
+    return unary("Sinh");
+  }
+
+  /** The hyperbolic cosine. */
+  public NDArray cosh() {
+    return unary("Cosh");
+  }
+
+  /** The hyperbolic tangent (also an activation). */
+  public NDArray tanh() {
+    return unary("Tanh");
+  }
+
+  /** The Gauss error function. */
+  public NDArray erf() {
+    return unary("Erf");
+  }
+
+  /** {@code 1 / x}. */
+  public NDArray reciprocal() {
+    return unary("Reciprocal");
+  }
+
+  /** BOOL: which elements are NaN. */
+  public NDArray isNaN() {
+    return unary("IsNan");
+  }
+
+  /** BOOL: which elements are positive or negative infinity. */
+  public NDArray isInf() {
+    return unary("IsInf");
+  }
+
+  /** Limits every element to [min, max] (ClipByValue; NaN stays NaN). */
+  public NDArray clip(Number min, Number max) {
+    try (NDArray lo = scalarLike(min); NDArray hi = scalarLike(max)) {
+      return op("ClipByValue").addInput(this).addInput(lo).addInput(hi).build();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Activations.
+
+  /** {@code max(x, 0)}. */
+  public NDArray relu() {
+    return unary("Relu");
+  }
+
+  /** {@code min(max(x, 0), 6)}. */
+  public NDArray relu6() {
+    return unary("Relu6");
+  }
+
+  /** {@code 1 / (1 + exp(-x))}. */
+  public NDArray sigmoid() {
+    return unary("Sigmoid");
+  }
+
+  /** Softmax over the last axis. */
+  public NDArray softmax() {
+    return unary("Softmax");
+  }
+
+  /** Softmax over {@code axis} (negative counts from the end), like tf.nn.softmax. */
+  public NDArray softmax(int axis) {
+    return alongLastAxis(axis, x -> x.unary("Softmax"));
+  }
+
+  /** Log-softmax over the last axis. */
+  public NDArray logSoftmax() {
+    return unary("LogSoftmax");
+  }
+
+  /** Log-softmax over {@code axis}, like tf.nn.log_softmax. */
+  public NDArray logSoftmax(int axis) {
+    return alongLastAxis(axis, x -> x.unary("LogSoftmax"));
+  }
+
+  /** GELU, exact form {@code 0.5 x (1 + erf(x / sqrt(2)))}: tf.nn.gelu(approximate=False). */
+  public NDArray gelu() {
+    return gelu(false);
+  }
+
+  /**
+   * GELU as tf.nn.gelu computes it: exact ({@code 0.5 x (1 + erf(x / sqrt(2)))}) or, if
+   * {@code approximate}, {@code 0.5 x (1 + tanh(0.7978845608028654 (x + 0.044715 x^3)))}. The
+   * same ops in the same order as TensorFlow Python, so results match it bit for bit; like it,
+   * sqrt(2) and 0.044715 are float constants even for DOUBLE arrays (Python casts them from
+   * float32).
+   */
+  public NDArray gelu(boolean approximate) {
+    try (NDArray half = mul(0.5)) {
+      NDArray inner;
+      if (approximate) {
+        try (NDArray cube = pow(3); NDArray scaled = cube.mul(0.044715f);
+            NDArray sum = add(scaled); NDArray arg = sum.mul(0.7978845608028654)) {
+          inner = arg.tanh();
+        }
+      } else {
+        try (NDArray arg = div(1.4142135623730951f)) {
+          inner = arg.erf();
+        }
+      }
+      try (inner; NDArray onePlus = inner.add(1)) {
+        return half.mul(onePlus);
+      }
+    }
+  }
+
+  /** {@code x} if positive, else {@code exp(x) - 1}. */
+  public NDArray elu() {
+    return unary("Elu");
+  }
+
+  /** Scaled ELU with TensorFlow's constants. */
+  public NDArray selu() {
+    return unary("Selu");
+  }
+
+  /** {@code log(exp(x) + 1)}. */
+  public NDArray softplus() {
+    return unary("Softplus");
+  }
+
+  /** {@code x} if positive, else {@code 0.2 x} (tf.nn.leaky_relu's default alpha). */
+  public NDArray leakyRelu() {
+    return leakyRelu(0.2f);
+  }
+
+  /** {@code x} if positive, else {@code alpha x}. */
+  public NDArray leakyRelu(float alpha) {
+    return op("LeakyRelu").addInput(this).setAttr("alpha", alpha).build();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reductions: over all elements, or over axes (negative counts from the end), optionally keeping
+  // the reduced axes with size 1. Integer means truncate, as in TensorFlow.
+
+  /** The sum of all elements. */
+  public NDArray sum() {
+    return reduceAll("Sum");
+  }
+
+  /** The sum over {@code axes}. */
+  public NDArray sum(int... axes) {
+    return reduce("Sum", axes, false);
+  }
+
+  /** The sum over {@code axes}, keeping them as size-1 dimensions if {@code keepDims}. */
+  public NDArray sum(int[] axes, boolean keepDims) {
+    return reduce("Sum", axes, keepDims);
+  }
+
+  /** The mean of all elements. */
+  public NDArray mean() {
+    return reduceAll("Mean");
+  }
+
+  /** The mean over {@code axes}. */
+  public NDArray mean(int... axes) {
+    return reduce("Mean", axes, false);
+  }
+
+  /** The mean over {@code axes}, optionally keeping them. */
+  public NDArray mean(int[] axes, boolean keepDims) {
+    return reduce("Mean", axes, keepDims);
+  }
+
+  /** The largest element. */
+  public NDArray max() {
+    return reduceAll("Max");
+  }
+
+  /** The maximum over {@code axes}. */
+  public NDArray max(int... axes) {
+    return reduce("Max", axes, false);
+  }
+
+  /** The maximum over {@code axes}, optionally keeping them. */
+  public NDArray max(int[] axes, boolean keepDims) {
+    return reduce("Max", axes, keepDims);
+  }
+
+  /** The smallest element. */
+  public NDArray min() {
+    return reduceAll("Min");
+  }
+
+  /** The minimum over {@code axes}. */
+  public NDArray min(int... axes) {
+    return reduce("Min", axes, false);
+  }
+
+  /** The minimum over {@code axes}, optionally keeping them. */
+  public NDArray min(int[] axes, boolean keepDims) {
+    return reduce("Min", axes, keepDims);
+  }
+
+  /** The product of all elements. */
+  public NDArray prod() {
+    return reduceAll("Prod");
+  }
+
+  /** The product over {@code axes}. */
+  public NDArray prod(int... axes) {
+    return reduce("Prod", axes, false);
+  }
+
+  /** The product over {@code axes}, optionally keeping them. */
+  public NDArray prod(int[] axes, boolean keepDims) {
+    return reduce("Prod", axes, keepDims);
+  }
+
+  /** Whether every element of a BOOL array is true. */
+  public NDArray all() {
+    return reduceAll("All");
+  }
+
+  /** Logical AND over {@code axes}. */
+  public NDArray all(int... axes) {
+    return reduce("All", axes, false);
+  }
+
+  /** Logical AND over {@code axes}, optionally keeping them. */
+  public NDArray all(int[] axes, boolean keepDims) {
+    return reduce("All", axes, keepDims);
+  }
+
+  /** Whether any element of a BOOL array is true. */
+  public NDArray any() {
+    return reduceAll("Any");
+  }
+
+  /** Logical OR over {@code axes}. */
+  public NDArray any(int... axes) {
+    return reduce("Any", axes, false);
+  }
+
+  /** Logical OR over {@code axes}, optionally keeping them. */
+  public NDArray any(int[] axes, boolean keepDims) {
+    return reduce("Any", axes, keepDims);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Indices, top-k and sorting.
+
+  /** The INT64 index of the largest element in the flattened array (the first if tied). */
+  public NDArray argMax() {
+    try (NDArray flat = flatten()) {
+      return flat.argMax(0);
+    }
+  }
+
+  /** INT64 indices of the largest elements along {@code axis} (the first if tied). */
+  public NDArray argMax(int axis) {
+    return indexReduce("ArgMax", axis);
+  }
+
+  /** The INT64 index of the smallest element in the flattened array (the first if tied). */
+  public NDArray argMin() {
+    try (NDArray flat = flatten()) {
+      return flat.argMin(0);
+    }
+  }
+
+  /** INT64 indices of the smallest elements along {@code axis} (the first if tied). */
+  public NDArray argMin(int axis) {
+    return indexReduce("ArgMin", axis);
+  }
+
+  /**
+   * The {@code k} largest values along the last axis, largest first, and their INT32 indices
+   * (equal values: lower index first): {@code {values, indices}}, like tf.math.top_k.
+   */
+  public NDArray[] topK(int k) {
+    try (NDArray kArray = manager.scalar(k)) {
+      return op("TopKV2").addInput(this).addInput(kArray).setAttr("sorted", true).buildAll();
+    }
+  }
+
+  /** Sorted ascending along the last axis. */
+  public NDArray sort() {
+    return sort(-1, false);
+  }
+
+  /** Sorted along {@code axis}, ascending or descending, with tf.sort's results. */
+  public NDArray sort(int axis, boolean descending) {
+    return sortOrArgSort(axis, descending, false);
+  }
+
+  /** INT32 indices that sort the last axis ascending. */
+  public NDArray argSort() {
+    return argSort(-1, false);
+  }
+
+  /**
+   * INT32 indices that sort {@code axis}, ascending or descending, as tf.argsort computes them
+   * (equal values keep their order).
+   */
+  public NDArray argSort(int axis, boolean descending) {
+    return sortOrArgSort(axis, descending, true);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Matrix products.
+
+  /** The matrix product {@code this · other} (tf.linalg.matmul). */
+  public NDArray matMul(NDArray other) {
+    return matMul(other, false, false);
+  }
+
+  /**
+   * The matrix product with either operand transposed first. Rank-2 operands use MatMul; higher
+   * ranks are batches (BatchMatMulV2, broadcasting the batch dimensions), where for complex types
+   * "transposed" means the adjoint, as in TensorFlow's batch op.
+   */
+  public NDArray matMul(NDArray other, boolean transposeA, boolean transposeB) {
+    Objects.requireNonNull(other, "other");
+    if (shape().length == 2 && other.shape().length == 2) {
+      return op("MatMul").addInput(this).addInput(other).setAttr("transpose_a", transposeA)
+          .setAttr("transpose_b", transposeB).build();
+    }
+    return batchMatMul(other, transposeA, transposeB);
+  }
+
+  /** Batched matrix product over the last two axes, broadcasting the batch axes. */
+  public NDArray batchMatMul(NDArray other) {
+    return batchMatMul(other, false, false);
+  }
+
+  /** Batched matrix product, with either operand's matrices adjointed (transposed) first. */
+  public NDArray batchMatMul(NDArray other, boolean adjointA, boolean adjointB) {
+    Objects.requireNonNull(other, "other");
+    return op("BatchMatMulV2").addInput(this).addInput(other).setAttr("adj_x", adjointA)
+        .setAttr("adj_y", adjointB).build();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Shapes, indexing and combining.
+
+  /** The same elements in a new shape; one dimension may be -1 (inferred). */
+  public NDArray reshape(long... newShape) {
+    try (NDArray dims = manager.vector(newShape)) {
+      return op("Reshape").addInput(this).addInput(dims).build();
+    }
+  }
+
+  /** A rank-1 view of all elements in row-major order. */
+  public NDArray flatten() {
+    return reshape(-1);
+  }
+
+  /** The axes in reverse order (the matrix transpose for rank 2). */
+  public NDArray transpose() {
+    int rank = shape().length;
+    int[] perm = new int[rank];
+    for (int i = 0; i < rank; i++) {
+      perm[i] = rank - 1 - i;
+    }
+    return transpose(perm);
+  }
+
+  /** The axes permuted: output axis i is input axis {@code axes[i]}. */
+  public NDArray transpose(int... axes) {
+    try (NDArray perm = manager.vector(axes)) {
+      return op("Transpose").addInput(this).addInput(perm).build();
+    }
+  }
+
+  /** Removes every size-1 axis. */
+  public NDArray squeeze() {
+    return op("Squeeze").addInput(this).build();
+  }
+
+  /** Removes the given size-1 axes. */
+  public NDArray squeeze(int... axes) {
+    return op("Squeeze").addInput(this).setAttr("squeeze_dims", toLongs(axes)).build();
+  }
+
+  /** Inserts a size-1 axis at {@code axis} (negative counts from the end). */
+  public NDArray expandDims(int axis) {
+    try (NDArray a = manager.scalar(axis)) {
+      return op("ExpandDims").addInput(this).addInput(a).build();
+    }
+  }
+
+  /** This array followed by {@code others}, joined along an existing {@code axis}. */
+  public NDArray concat(int axis, NDArray... others) {
+    try (NDArray a = manager.scalar(axis)) {
+      return op("ConcatV2").addInputList(withOthers(others)).addInput(a).build();
+    }
+  }
+
+  /** This array and {@code others} (all of one shape) stacked along a new {@code axis}. */
+  public NDArray stack(int axis, NDArray... others) {
+    return op("Pack").addInputList(withOthers(others)).setAttr("axis", (long) axis).build();
+  }
+
+  /** Splits along {@code axis} into {@code parts} equal pieces. */
+  public NDArray[] split(int parts, int axis) {
+    if (parts < 1) {
+      throw new IllegalArgumentException("parts must be positive, got " + parts);
+    }
+    try (NDArray a = manager.scalar(axis)) {
+      return op("Split").addInput(a).addInput(this).setAttr("num_split", (long) parts).buildAll();
+    }
+  }
+
+  /** Splits along {@code axis} into pieces of the given sizes (one may be -1: the rest). */
+  public NDArray[] split(long[] sizes, int axis) {
+    if (sizes.length < 1) {
+      throw new IllegalArgumentException("no sizes to split into");
+    }
+    try (NDArray s = manager.vector(sizes); NDArray a = manager.scalar(axis)) {
+      return op("SplitV").addInput(this).addInput(s).addInput(a)
+          .setAttr("num_split", (long) sizes.length).buildAll();
+    }
+  }
+
+  /** The block starting at {@code begin} of {@code size} (-1: to the end of that axis). */
+  public NDArray slice(long[] begin, long[] size) {
+    try (NDArray b = manager.vector(begin); NDArray s = manager.vector(size)) {
+      return op("Slice").addInput(this).addInput(b).addInput(s).build();
+    }
+  }
+
+  /** The slices at {@code indices} (INT32 or INT64) along axis 0. */
+  public NDArray gather(NDArray indices) {
+    return gather(indices, 0);
+  }
+
+  /** The slices at {@code indices} (INT32 or INT64) along {@code axis}. */
+  public NDArray gather(NDArray indices, int axis) {
+    Objects.requireNonNull(indices, "indices");
+    try (NDArray a = manager.scalar(axis)) {
+      return op("GatherV2").addInput(this).addInput(indices).addInput(a).build();
+    }
+  }
+
+  /** This array repeated {@code repeats[i]} times along each axis i. */
+  public NDArray tile(long... repeats) {
+    try (NDArray r = manager.vector(repeats)) {
+      return op("Tile").addInput(this).addInput(r).build();
+    }
+  }
+
+  /** Padded with zeros: {@code paddings[i] = {before, after}} for each axis i. */
+  public NDArray pad(long[][] paddings) {
+    return pad(paddings, 0);
+  }
+
+  /** Padded with {@code value}: {@code paddings[i] = {before, after}} for each axis i. */
+  public NDArray pad(long[][] paddings, Number value) {
+    long[] flat = new long[paddings.length * 2];
+    for (int i = 0; i < paddings.length; i++) {
+      if (paddings[i].length != 2) {
+        throw new IllegalArgumentException("paddings[" + i + "] must be {before, after}");
+      }
+      flat[2 * i] = paddings[i][0];
+      flat[2 * i + 1] = paddings[i][1];
+    }
+    try (NDArray p = manager.create(flat, paddings.length, 2); NDArray v = scalarLike(value)) {
+      return op("PadV2").addInput(this).addInput(p).addInput(v).build();
+    }
+  }
+
+  /** FLOAT one-hot vectors of {@code depth} for these integer indices (out of range: all 0). */
+  public NDArray oneHot(int depth) {
+    return oneHot(depth, 1, 0, DataType.FLOAT);
+  }
+
+  /** One-hot vectors of {@code depth} and {@code dataType}, {@code on} at each index. */
+  public NDArray oneHot(int depth, Number on, Number off, DataType dataType) {
+    try (NDArray d = manager.scalar(depth); NDArray onValue = manager.scalar(dataType, on);
+        NDArray offValue = manager.scalar(dataType, off)) {
+      return op("OneHot").addInput(this).addInput(d).addInput(onValue).addInput(offValue).build();
+    }
+  }
+
+  /** The values converted to {@code dataType} (floats to integers truncate toward zero). */
+  public NDArray cast(DataType dataType) {
+    return op("Cast").addInput(this).setAttr("DstT", Objects.requireNonNull(dataType, "dataType"))
+        .build();
+  }
+
+  /**
+   * For a BOOL condition (this array): {@code x} where true, {@code y} where false, broadcasting
+   * all three (SelectV2, tf.where(cond, x, y)).
+   */
+  public NDArray where(NDArray x, NDArray y) {
+    Objects.requireNonNull(x, "x");
+    Objects.requireNonNull(y, "y");
+    return op("SelectV2").addInput(this).addInput(x).addInput(y).build();
+  }
+
+  /**
+   * INT64 coordinates {@code [n, rank]} of the true (or non-zero) elements in row-major order,
+   * like tf.where(condition).
+   */
+  public NDArray where() {
+    return unary("Where");
+  }
+
+  /** This array broadcast to {@code shape}. */
+  public NDArray broadcastTo(long... newShape) {
+    try (NDArray dims = manager.vector(newShape)) {
+      return op("BroadcastTo").addInput(this).addInput(dims).build();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Images (see ImageOps).
+
+  /** Decodes this scalar STRING of JPEG bytes to UINT8 [height, width, channels] (0: as encoded). */
+  public NDArray decodeJpeg(int channels) {
+    return ImageOps.decode(this, "DecodeJpeg", channels);
+  }
+
+  /** Decodes this scalar STRING of PNG bytes to UINT8 [height, width, channels] (0: as encoded). */
+  public NDArray decodePng(int channels) {
+    return ImageOps.decode(this, "DecodePng", channels);
+  }
+
+  /** Decodes this scalar STRING of BMP, GIF, JPEG or PNG bytes to UINT8, like tf.io.decode_image. */
+  public NDArray decodeImage(int channels) {
+    return ImageOps.decode(this, "DecodeImage", channels);
+  }
+
+  /**
+   * Resizes [height, width, channels] or [batch, height, width, channels] images as
+   * tf.image.resize does (half-pixel centers, no antialiasing): BILINEAR gives FLOAT, NEAREST keeps
+   * the dtype.
+   */
+  public NDArray resize(int height, int width, ResizeMethod method) {
+    return ImageOps.resize(this, height, width, method);
+  }
+
+  /**
+   * An image converted to {@code dataType} with tf.image.convert_image_dtype's scaling (no
+   * saturation): integers map to [0, 1] floats by their type's maximum, floats in [0, 1] to the
+   * integer range, integers to integers by shifting.
+   */
+  public NDArray convertImageDtype(DataType dataType) {
+    return ImageOps.convertImageDtype(this, dataType);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Strings (see StringOps).
+
+  /**
+   * Splits each string of a rank-0 or rank-1 STRING array at {@code separator} (empty: at runs
+   * of whitespace, dropping empty pieces), like tf.strings.split. The ragged result is returned as
+   * {@code {values, rowSplits}}: all pieces in order (STRING, rank 1), and INT64 row splits
+   * {@code [rows + 1]} such that row i is {@code values[rowSplits[i] .. rowSplits[i + 1])}; a
+   * scalar input is one row.
+   */
+  public NDArray[] split(String separator) {
+    return StringOps.split(this, separator, -1);
+  }
+
+  /** As {@link #split(String)}, splitting each string at most {@code maxSplit} times. */
+  public NDArray[] split(String separator, int maxSplit) {
+    return StringOps.split(this, separator, maxSplit);
+  }
+
+  /** ASCII letters to lower case (other bytes unchanged, like tf.strings.lower). */
+  public NDArray lower() {
+    return op("StringLower").addInput(this).build();
+  }
+
+  /** ASCII letters to upper case (other bytes unchanged, like tf.strings.upper). */
+  public NDArray upper() {
+    return op("StringUpper").addInput(this).build();
+  }
+
+  /** Replaces every match of an RE2 {@code pattern} with {@code rewrite} ({@code \1}: groups). */
+  public NDArray regexReplace(String pattern, String rewrite) {
+    return regexReplace(pattern, rewrite, true);
+  }
+
+  /** Replaces every match of {@code pattern}, or only the first if not {@code global}. */
+  public NDArray regexReplace(String pattern, String rewrite, boolean global) {
+    return op("StaticRegexReplace").addInput(this)
+        .setAttr("pattern", Objects.requireNonNull(pattern, "pattern"))
+        .setAttr("rewrite", Objects.requireNonNull(rewrite, "rewrite"))
+        .setAttr("replace_global", global).build();
+  }
+
+  /** Parses each string as a number of {@code dataType}: FLOAT, DOUBLE, INT32 or INT64. */
+  public NDArray toNumber(DataType dataType) {
+    return op("StringToNumber").addInput(this)
+        .setAttr("out_type", Objects.requireNonNull(dataType, "dataType")).build();
+  }
+
+  /** INT32 length of each string in bytes. */
+  public NDArray stringLength() {
+    return op("StringLength").addInput(this).build();
+  }
+
+  /**
+   * Element-wise concatenation of this STRING array and {@code others} (broadcasting), with
+   * {@code separator} between them (tf.strings.join).
+   */
+  public NDArray join(String separator, NDArray... others) {
+    return op("StringJoin").addInputList(withOthers(others))
+        .setAttr("separator", Objects.requireNonNull(separator, "separator")).build();
+  }
+
+  /** All strings joined in row-major order into a scalar (tf.strings.reduce_join). */
+  public NDArray reduceJoin(String separator) {
+    return StringOps.reduceJoin(this, separator);
+  }
+
+  /** The strings joined along {@code axis} (tf.strings.reduce_join with an axis). */
+  public NDArray reduceJoin(int axis, String separator) {
+    return StringOps.reduceJoin(this, axis, separator);
+  }
+
   @Override
   public String toString() {
     if (isClosed()) {
@@ -161,6 +1063,134 @@ public final class NDArray extends NativeResource {
   /** A builder for an op on this array's manager. */
   OpBuilder op(String opName) {
     return manager.opBuilder(opName);
+  }
+
+  /** An op of this array alone. */
+  NDArray unary(String opName) {
+    return op(opName).addInput(this).build();
+  }
+
+  private NDArray binary(String opName, NDArray other) {
+    Objects.requireNonNull(other, "other");
+    return op(opName).addInput(this).addInput(other).build();
+  }
+
+  private NDArray binaryScalar(String opName, Number value) {
+    try (NDArray s = scalarLike(value)) {
+      return binary(opName, s);
+    }
+  }
+
+  /** A scalar of this array's dtype in this array's manager. */
+  NDArray scalarLike(Number value) {
+    return manager.scalar(dataType(), Objects.requireNonNull(value, "value"));
+  }
+
+  private String divOp() {
+    return dataType().isInteger() ? "Div" : "RealDiv";
+  }
+
+  private NDArray reduceAll(String opName) {
+    int rank = shape().length;
+    int[] axes = new int[rank];
+    for (int i = 0; i < rank; i++) {
+      axes[i] = i;
+    }
+    return reduce(opName, axes, false);
+  }
+
+  private NDArray reduce(String opName, int[] axes, boolean keepDims) {
+    try (NDArray a = manager.vector(axes)) {
+      return op(opName).addInput(this).addInput(a).setAttr("keep_dims", keepDims).build();
+    }
+  }
+
+  private NDArray indexReduce(String opName, int axis) {
+    try (NDArray a = manager.scalar(axis)) {
+      return op(opName).addInput(this).addInput(a).build();
+    }
+  }
+
+  /**
+   * {@code f} applied along {@code axis}, for ops that work on the last axis only: the axis is
+   * swapped with the last one and back, as TensorFlow Python does.
+   */
+  NDArray alongLastAxis(int axis, UnaryOperator<NDArray> f) {
+    int rank = shape().length;
+    int a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      throw new IllegalArgumentException("axis " + axis + " is out of range for rank " + rank);
+    }
+    if (a == rank - 1) {
+      return f.apply(this);
+    }
+    int[] perm = new int[rank];
+    for (int i = 0; i < rank; i++) {
+      perm[i] = i;
+    }
+    perm[a] = rank - 1;
+    perm[rank - 1] = a;
+    try (NDArray swapped = transpose(perm); NDArray result = f.apply(swapped)) {
+      return result.transpose(perm);
+    }
+  }
+
+  /**
+   * tf.sort / tf.argsort: TopKV2 over the whole axis sorts descending; ascending sorts a key that
+   * reverses the order (-x for floats, -x - 1 for signed and max - x for unsigned integers, which
+   * cannot overflow) and maps the values back.
+   */
+  private NDArray sortOrArgSort(int axis, boolean descending, boolean indices) {
+    DataType type = dataType();
+    NDArray key = descending ? this : orderReversingKey(type);
+    try {
+      NDArray sorted = key.alongLastAxis(axis, x -> x.topKOfWholeAxis(indices));
+      if (descending || indices) {
+        return sorted;
+      }
+      try (sorted) {
+        return sorted.orderReversingKey(type);
+      }
+    } finally {
+      if (key != this) {
+        key.close();
+      }
+    }
+  }
+
+  /** Its own inverse: the key of the key is the original value. */
+  private NDArray orderReversingKey(DataType type) {
+    if (type.isUnsigned()) {
+      try (NDArray max = scalarLike(ImageOps.maxValue(type))) {
+        return max.sub(this);
+      }
+    }
+    return unary(type.isInteger() ? "Invert" : "Neg");
+  }
+
+  private NDArray topKOfWholeAxis(boolean indices) {
+    long[] dims = shape();
+    if (dims.length == 0) {
+      throw new IllegalArgumentException("cannot sort a scalar");
+    }
+    NDArray[] valuesAndIndices = topK(Math.toIntExact(dims[dims.length - 1]));
+    valuesAndIndices[indices ? 0 : 1].close();
+    return valuesAndIndices[indices ? 1 : 0];
+  }
+
+  private NDArray[] withOthers(NDArray[] others) {
+    NDArray[] all = new NDArray[others.length + 1];
+    all[0] = this;
+    System.arraycopy(others, 0, all, 1, others.length);
+    return all;
+  }
+
+  private static long[] toLongs(int[] values) {
+    long[] longs = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      longs[i] = values[i];
+    }
+    return longs;
   }
 
   static native long nativeFromTensor(long tensor);

@@ -35,6 +35,11 @@ public final class Tensor extends NativeResource {
     this.writable = writable;
   }
 
+  /** Whether the caller may write this tensor's memory (it made it; not a run's output). */
+  boolean isWritable() {
+    return writable;
+  }
+
   /** Takes ownership of a native tensor made elsewhere in tfjni (e.g. an eager result). */
   static Tensor adopt(long handle) {
     return new Tensor(handle, false);

@@ -298,8 +298,10 @@ public final class TestModels {
     double[] e = components(type, expected);
     double[] a = components(type, actual);
     for (int i = 0; i < e.length; i++) {
+      // Equal infinities are close too (their difference is NaN).
       boolean close = Double.isNaN(e[i]) ? Double.isNaN(a[i])
-          : Math.abs(a[i] - e[i]) <= FLOAT_TOLERANCE + FLOAT_TOLERANCE * Math.abs(e[i]);
+          : a[i] == e[i]
+              || Math.abs(a[i] - e[i]) <= FLOAT_TOLERANCE + FLOAT_TOLERANCE * Math.abs(e[i]);
       if (!close) {
         fail(what + ": component " + i + " expected " + e[i] + " but was " + a[i]
             + " (tolerance " + FLOAT_TOLERANCE + " abs + rel)");
@@ -356,7 +358,8 @@ public final class TestModels {
   /**
    * The leak check every test class uses ({@code @ExtendWith(TestModels.NoLeaks.class)}): records
    * {@link TensorFlow#liveObjects()} before each test (and before the class's {@code @BeforeAll})
-   * and asserts it is the same after (and after {@code @AfterAll}).
+   * and asserts it is the same after (and after {@code @AfterAll}). It creates {@link
+   * EagerContext#shared()} before the first record, since that context lives for the process.
    */
   public static final class NoLeaks
       implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
@@ -365,6 +368,8 @@ public final class TestModels {
 
     @Override
     public void beforeAll(ExtensionContext context) {
+      // The process-wide eager context is made on first use and never closed: not a leak.
+      EagerContext.shared();
       context.getStore(NAMESPACE).put("class", TensorFlow.liveObjects());
     }
 
