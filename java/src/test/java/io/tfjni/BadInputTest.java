@@ -39,15 +39,7 @@ class BadInputTest {
 
   @BeforeAll
   static void loadModel() {
-    multi = SavedModel.load(TestModels.modelPath("multi"));
-    // Prepare the map API's cached predictors now (they live as long as the model).
-    try (Tensor a = Tensor.of(new float[] {1}, 1);
-        Tensor x = Tensor.of(new float[] {1, 2, 3}, 1, 3);
-        RunResult add = multi.run("add", Map.of("a", a, "b", a));
-        RunResult scale = multi.run("scale", Map.of("x", x))) {
-      assertArrayEquals(new float[] {2}, add.get("sum").toFloatArray());
-      assertArrayEquals(new float[] {6}, scale.get("total").toFloatArray());
-    }
+    multi = TestModels.loadMultiWithMapApiPrepared();
   }
 
   @AfterAll

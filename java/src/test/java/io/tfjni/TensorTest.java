@@ -28,16 +28,7 @@ class TensorTest {
 
   @BeforeAll
   static void loadModel() {
-    multi = SavedModel.load(TestModels.modelPath("multi"));
-    // The map API prepares one predictor per signature and keeps it with the model: prepare
-    // them here, so that the per-test leak check sees only what a test itself leaves behind.
-    try (Tensor a = Tensor.of(new float[] {1}, 1);
-        Tensor x = Tensor.of(new float[] {1, 2, 3}, 1, 3);
-        RunResult add = multi.run("add", Map.of("a", a, "b", a));
-        RunResult scale = multi.run("scale", Map.of("x", x))) {
-      assertArrayEquals(new float[] {2}, add.get("sum").toFloatArray());
-      assertArrayEquals(new float[] {2, 4, 6}, scale.get("scaled").toFloatArray());
-    }
+    multi = TestModels.loadMultiWithMapApiPrepared();
   }
 
   @AfterAll

@@ -93,6 +93,26 @@ public final class TestModels {
     return dir().resolve(entry.path("path").asText());
   }
 
+  /**
+   * The {@code multi} model with the map API's predictors for "add" and "scale" prepared: they
+   * live as long as the model, so a per-test leak check then sees only what a test leaves.
+   */
+  public static SavedModel loadMultiWithMapApiPrepared() {
+    SavedModel multi = SavedModel.load(modelPath("multi"));
+    try (Tensor a = Tensor.of(new float[] {1}, 1);
+        Tensor x = Tensor.of(new float[] {1, 2, 3}, 1, 3);
+        RunResult add = multi.run("add", Map.of("a", a, "b", a));
+        RunResult scale = multi.run("scale", Map.of("x", x))) {
+      assertArrayEquals(new float[] {2}, add.get("sum").toFloatArray());
+      assertArrayEquals(new float[] {2, 4, 6}, scale.get("scaled").toFloatArray());
+      assertArrayEquals(new float[] {6}, scale.get("total").toFloatArray());
+    } catch (RuntimeException | AssertionError e) {
+      multi.close();
+      throw e;
+    }
+    return multi;
+  }
+
   public static String modelKind(String model) {
     return manifest().path("models").path(model).path("kind").asText();
   }
