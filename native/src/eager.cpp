@@ -203,12 +203,18 @@ Op& Op::attr_string_list(const char* name, std::span<const std::string_view> val
   return *this;
 }
 
-Op& Op::attr_shape_list(const char* name, std::span<const std::vector<int64_t>> shapes) {
+Op& Op::attr_shape_list(const char* name, std::span<const std::vector<int64_t>> shapes,
+                        std::span<const unsigned char> unknown_rank) {
+  if (!unknown_rank.empty() && unknown_rank.size() != shapes.size()) {
+    throw_invalid_argument("attribute '" + std::string(name) + "': " + std::to_string(unknown_rank.size()) +
+                           " unknown-rank flags for " + std::to_string(shapes.size()) + " shapes");
+  }
   std::vector<const int64_t*> dims;
   std::vector<int> ranks;
-  for (const auto& shape : shapes) {
-    dims.push_back(shape.data());
-    ranks.push_back(static_cast<int>(shape.size()));
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    dims.push_back(shapes[i].data());
+    bool unknown = !unknown_rank.empty() && unknown_rank[i] != 0;
+    ranks.push_back(unknown ? -1 : static_cast<int>(shapes[i].size()));
   }
   Status& status = thread_status();
   TFE_OpSetAttrShapeList(op_.get(), name, dims.data(), ranks.data(), static_cast<int>(shapes.size()),

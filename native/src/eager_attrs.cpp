@@ -1,9 +1,11 @@
 #include "tfjni/eager_attrs.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "tfjni/dtype.h"
 #include "tfjni/error.h"
 
 namespace tfjni {
@@ -63,17 +65,36 @@ std::vector<T> read_list(ByteReader& in) {
   return values;
 }
 
+// Converting a code outside TF_DataType's range to the enum is undefined
+// behaviour, so codes are checked first (TensorFlow would reject them later).
+TF_DataType checked_dtype(int32_t code, const std::string& name) {
+  if (!is_known_dtype(code)) {
+    throw_invalid_argument("attribute '" + name + "' has an unknown dtype code " + std::to_string(code));
+  }
+  return static_cast<TF_DataType>(code);
+}
+
 }  // namespace
 
 void apply_encoded_attrs(Op& op, std::string_view encoded, std::span<const Tensor* const> tensors) {
   ByteReader in(encoded);
   uint32_t count = in.read_count(6);
+  // TensorFlow keeps the first value of an attribute set twice and ignores the
+  // rest, so a repeated name would silently drop a value: reject it.
+  std::vector<std::string_view> names;
+  names.reserve(count);
   for (uint32_t a = 0; a < count; ++a) {
     auto kind = static_cast<AttrKind>(in.read<uint8_t>());
-    std::string name(in.read_string());
+    std::string_view raw_name = in.read_string();
+    // TensorFlow takes names as C strings: a NUL would cut the name short.
+    if (raw_name.find('\0') != std::string_view::npos) {
+      throw_invalid_argument("attribute name contains a NUL byte");
+    }
+    names.push_back(raw_name);
+    std::string name(raw_name);
     const char* n = name.c_str();
     switch (kind) {
-      case AttrKind::kType: op.attr_type(n, static_cast<TF_DataType>(in.read<int32_t>())); break;
+      case AttrKind::kType: op.attr_type(n, checked_dtype(in.read<int32_t>(), name)); break;
       case AttrKind::kInt: op.attr_int(n, in.read<int64_t>()); break;
       case AttrKind::kFloat: op.attr_float(n, in.read<float>()); break;
       case AttrKind::kBool: op.attr_bool(n, in.read<uint8_t>() != 0); break;
@@ -96,7 +117,7 @@ void apply_encoded_attrs(Op& op, std::string_view encoded, std::span<const Tenso
         std::vector<int32_t> raw = read_list<int32_t>(in);
         std::vector<TF_DataType> types;
         types.reserve(raw.size());
-        for (int32_t code : raw) types.push_back(static_cast<TF_DataType>(code));
+        for (int32_t code : raw) types.push_back(checked_dtype(code, name));
         op.attr_type_list(n, types);
         break;
       }
@@ -113,11 +134,13 @@ void apply_encoded_attrs(Op& op, std::string_view encoded, std::span<const Tenso
       case AttrKind::kShapeList: {
         uint32_t items = in.read_count(4);
         std::vector<std::vector<int64_t>> shapes;
+        std::vector<unsigned char> unknown_rank;
         for (uint32_t i = 0; i < items; ++i) {
           bool unknown = false;
           shapes.push_back(in.read_shape(unknown));
+          unknown_rank.push_back(unknown ? 1 : 0);
         }
-        op.attr_shape_list(n, shapes);
+        op.attr_shape_list(n, shapes, unknown_rank);
         break;
       }
       default:
@@ -126,6 +149,11 @@ void apply_encoded_attrs(Op& op, std::string_view encoded, std::span<const Tenso
     }
   }
   if (!in.done()) ByteReader::malformed();
+  std::sort(names.begin(), names.end());
+  auto repeated = std::adjacent_find(names.begin(), names.end());
+  if (repeated != names.end()) {
+    throw_invalid_argument("attribute '" + std::string(*repeated) + "' is set more than once");
+  }
 }
 
 }  // namespace tfjni

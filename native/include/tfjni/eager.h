@@ -94,7 +94,10 @@ class Op {
   Op& attr_float_list(const char* name, std::span<const float> values);
   Op& attr_bool_list(const char* name, std::span<const unsigned char> values);
   Op& attr_string_list(const char* name, std::span<const std::string_view> values);
-  Op& attr_shape_list(const char* name, std::span<const std::vector<int64_t>> shapes);
+  // unknown_rank is empty (every rank known) or holds one flag per shape; a
+  // non-zero flag makes that shape's rank unknown (its dims are ignored).
+  Op& attr_shape_list(const char* name, std::span<const std::vector<int64_t>> shapes,
+                      std::span<const unsigned char> unknown_rank = {});
 
   // Runs the op; returns every output (list outputs flattened).
   std::vector<TensorHandle> execute();

@@ -32,7 +32,9 @@ enum class AttrKind : uint8_t {
   kShapeList,
 };
 
-// Sets every encoded attribute on `op`; malformed bytes throw INVALID_ARGUMENT.
+// Sets every encoded attribute on `op`; malformed bytes, a dtype code tfjni
+// does not know (dtype.h), a name holding a NUL byte or a name given twice
+// throw INVALID_ARGUMENT (the op may then hold some of the attributes).
 void apply_encoded_attrs(Op& op, std::string_view encoded, std::span<const Tensor* const> tensors);
 
 }  // namespace tfjni
