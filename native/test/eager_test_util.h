@@ -122,7 +122,7 @@ inline std::ostream& operator<<(std::ostream& out, const ShapeValue& shape) {
 // A decoded tensorflow.AttrValue: `which` names the oneof field that is set
 // ("s", "i", "f", "b", "type", "shape", "tensor" or "list").
 struct AttrValue {
-  std::string which;
+  std::string_view which;  // always one of the literals below
   std::string s;
   int64_t i = 0;
   float f = 0;
