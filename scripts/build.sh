@@ -15,4 +15,4 @@ step "Building the jar (Maven)"
 (cd "$ROOT/java" && mvn -B -q -DskipTests \
   -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$TF_DIR" \
   -Dtfjni.test.models="$(models_dir)" package)
-echo "built $ROOT/java/target/tfjni.jar"
+echo "built $ROOT/java/target/tfjni.jar (the command line: $ROOT/bin/tfjni)"

@@ -3,4 +3,4 @@
 source "$(dirname "$0")/common.sh"
 "$ROOT/scripts/build.sh" >&2
 step "Running the demo" >&2
-exec java -jar "$ROOT/java/target/tfjni.jar" "$(models_dir)"
+exec "$ROOT/bin/tfjni" demo --models "$(models_dir)"

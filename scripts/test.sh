@@ -10,4 +10,5 @@ TFJNI_TEST_MODELS="$MODELS" ctest --test-dir "$BUILD/native" --output-on-failure
 
 step "Java tests (Maven Surefire)"
 (cd "$ROOT/java" && mvn -B -Dtfjni.native.dir="$BUILD/native" \
-  -Dtfjni.tensorflow.dir="$(tensorflow_dir)" -Dtfjni.test.models="$MODELS" verify)
+  -Dtfjni.tensorflow.dir="$(tensorflow_dir)" -Dtfjni.test.models="$MODELS" \
+  -Dtfjni.saved_model_cli="$VENV/bin/saved_model_cli" verify)
