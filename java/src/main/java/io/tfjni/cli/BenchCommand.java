@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -56,21 +57,11 @@ final class BenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
+  @Mixin
+  HelpOption help;
 
-  @Option(names = "--dir", required = true, paramLabel = "DIR",
-      description = "The SavedModel directory.")
-  Path dir;
-
-  @Option(names = {"--tag_set", "--tag-set"}, paramLabel = "TAGS", defaultValue = "serve",
-      description = "The MetaGraphDef's tags (default: ${DEFAULT-VALUE}).")
-  String tagSet;
-
-  @Option(names = {"--signature_def", "--signature-def"}, paramLabel = "KEY",
-      defaultValue = "serving_default",
-      description = "The SignatureDef to run (default: ${DEFAULT-VALUE}).")
-  String signatureDef;
+  @Mixin
+  ModelOptions modelOptions;
 
   @Option(names = "--threads", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
       defaultValue = "1",
@@ -95,13 +86,8 @@ final class BenchCommand implements Callable<Integer> {
           + " ${DEFAULT-VALUE}).")
   long batch;
 
-  @Option(names = "--inputs", paramLabel = "SPEC",
-      description = "Inputs from .npy/.npz files, as for 'tfjni run'.")
-  String inputs;
-
-  @Option(names = {"--input_exprs", "--input-exprs"}, paramLabel = "SPEC",
-      description = "Inputs as Python literals, as for 'tfjni run'.")
-  String inputExprs;
+  @Mixin
+  InputOptions inputOptions;
 
   @Option(names = {"--intra_op_threads", "--intra-op-threads"}, paramLabel = "N",
       description = "TensorFlow's intra-op threads for the session (default: TensorFlow's).")
@@ -138,10 +124,11 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     validate();
-    SavedModelInfo info = SavedModelInfo.read(dir);
-    SavedModelInfo.MetaGraph metaGraph = info.metaGraph(tagSet);
-    SavedModelInfo.SignatureInfo signature = SavedModelInfo.signature(metaGraph, signatureDef);
-    Map<String, InputLoader.Source> sources = InputLoader.parse(inputs, inputExprs);
+    SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
+    SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
+    SavedModelInfo.SignatureInfo signature =
+        SavedModelInfo.signature(metaGraph, modelOptions.signatureDef);
+    Map<String, InputLoader.Source> sources = inputOptions.sources();
     for (String key : sources.keySet()) {
       if (!signature.inputs().containsKey(key)) {
         throw new CliException("'" + key + "' is not an input of signature '" + signature.key()
@@ -178,8 +165,8 @@ final class BenchCommand implements Callable<Integer> {
       if (interOpThreads != null) {
         options.interOpThreads(interOpThreads);
       }
-      out.println("tfjni bench: " + dir + ", tag-set '" + metaGraph.tagSet() + "', signature '"
-          + signature.key() + "'");
+      out.println("tfjni bench: " + modelOptions.dir + ", tag-set '" + metaGraph.tagSet()
+          + "', signature '" + signature.key() + "'");
       for (InputInfo input : inputInfos) {
         out.println("  input " + input.key() + ": " + Npy.numpyName(input.dataType()) + " "
             + Arrays.toString(input.shape()) + " (" + input.source() + ")");
@@ -191,7 +178,7 @@ final class BenchCommand implements Callable<Integer> {
           + " per thread count after " + warmup + " warm-up runs per thread");
       out.flush();
       List<Phase> phases = new ArrayList<>();
-      try (SavedModel model = SavedModel.load(dir, options,
+      try (SavedModel model = SavedModel.load(modelOptions.dir, options,
           metaGraph.tags().toArray(new String[0]));
           Predictor predictor = model.predictor(signature.key(),
               new ArrayList<>(tensors.keySet()), List.of())) {
@@ -210,8 +197,8 @@ final class BenchCommand implements Callable<Integer> {
         out.println("wrote " + json);
       }
       if (plot != null) {
-        BenchPlot.write(plot, phases, dir.getFileName() + " / " + signature.key() + ", batch "
-            + batchItems(inputInfos));
+        BenchPlot.write(plot, phases, modelOptions.dir.getFileName() + " / " + signature.key()
+            + ", batch " + batchItems(inputInfos));
         out.println("wrote " + plot);
       }
       return 0;
@@ -561,7 +548,7 @@ final class BenchCommand implements Callable<Integer> {
   private Map<String, Object> jsonReport(SavedModelInfo.SignatureInfo signature,
       SavedModelInfo.MetaGraph metaGraph, List<InputInfo> inputInfos, List<Phase> phases) {
     Map<String, Object> report = new LinkedHashMap<>();
-    report.put("model", dir.toAbsolutePath().toString());
+    report.put("model", modelOptions.dir.toAbsolutePath().toString());
     report.put("tag_set", String.join(",", metaGraph.tags()));
     report.put("signature", signature.key());
     List<Object> inputList = new ArrayList<>();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,32 +38,14 @@ final class RunCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
+  @Mixin
+  HelpOption help;
 
-  @Option(names = "--dir", required = true, paramLabel = "DIR",
-      description = "The SavedModel directory.")
-  Path dir;
+  @Mixin
+  ModelOptions modelOptions;
 
-  @Option(names = {"--tag_set", "--tag-set"}, paramLabel = "TAGS", defaultValue = "serve",
-      description = "The MetaGraphDef's tags, comma-separated (default: ${DEFAULT-VALUE}).")
-  String tagSet;
-
-  @Option(names = {"--signature_def", "--signature-def"}, paramLabel = "KEY",
-      defaultValue = "serving_default",
-      description = "The SignatureDef to run (default: ${DEFAULT-VALUE}).")
-  String signatureDef;
-
-  @Option(names = "--inputs", paramLabel = "SPEC",
-      description = {"Inputs from files, ';'-separated: KEY=FILE.npy, or KEY=FILE.npz[NAME] (NAME"
-          + " may be left out if the .npz holds one array). Numeric, bool, bytes (S) and unicode"
-          + " (U) arrays; their dtype and shape must match the signature's."})
-  String inputs;
-
-  @Option(names = {"--input_exprs", "--input-exprs"}, paramLabel = "SPEC",
-      description = {"Inputs as Python literals, ';'-separated: KEY=[[1,2],[3,4]], KEY=3.5,"
-          + " KEY=['a','b'], KEY=True, KEY=1+2j. The dtype is the signature's."})
-  String inputExprs;
+  @Mixin
+  InputOptions inputOptions;
 
   @Option(names = "--outdir", paramLabel = "DIR",
       description = "Also save each output as DIR/KEY.npy (created if needed).")
@@ -73,10 +56,11 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    SavedModelInfo info = SavedModelInfo.read(dir);
-    SavedModelInfo.MetaGraph metaGraph = info.metaGraph(tagSet);
-    SavedModelInfo.SignatureInfo signature = SavedModelInfo.signature(metaGraph, signatureDef);
-    Map<String, InputLoader.Source> sources = InputLoader.parse(inputs, inputExprs);
+    SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
+    SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
+    SavedModelInfo.SignatureInfo signature =
+        SavedModelInfo.signature(metaGraph, modelOptions.signatureDef);
+    Map<String, InputLoader.Source> sources = inputOptions.sources();
     if (sources.isEmpty() && !signature.inputs().isEmpty()) {
       throw new CliException("give the inputs of signature '" + signature.key() + "' ("
           + SavedModelInfo.quoteAll(signature.inputs().keySet())
@@ -96,10 +80,10 @@ final class RunCommand implements Callable<Integer> {
     }
     Map<String, Tensor> tensors = InputLoader.load(signature, sources);
     PrintWriter out = spec.commandLine().getOut();
-    try (SavedModel model = SavedModel.load(dir, SessionOptions.defaults(),
+    try (SavedModel model = SavedModel.load(modelOptions.dir, SessionOptions.defaults(),
         metaGraph.tags().toArray(new String[0]));
-        Predictor predictor = model.predictor(signatureDef, new ArrayList<>(tensors.keySet()),
-            List.of());
+        Predictor predictor = model.predictor(modelOptions.signatureDef,
+            new ArrayList<>(tensors.keySet()), List.of());
         RunResult result = predictor.run(tensors.values().toArray(new Tensor[0]))) {
       List<String> keys = result.keys();
       for (int i = 0; i < keys.size(); i++) {

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * What a SavedModel's saved_model.pb says, read without TensorFlow: each MetaGraphDef's tags,
@@ -165,15 +166,20 @@ final class SavedModelInfo {
   // --- SavedModel { int64 saved_model_schema_version = 1; repeated MetaGraphDef meta_graphs = 2; }
 
   private static List<MetaGraph> parseSavedModel(ProtoReader in) {
-    List<MetaGraph> metaGraphs = new ArrayList<>();
+    return repeated(in, 2, field -> parseMetaGraph(field.message()));
+  }
+
+  /** Every value of the repeated field {@code number}, read by {@code read}; skips the rest. */
+  private static <T> List<T> repeated(ProtoReader in, int number, Function<ProtoReader, T> read) {
+    List<T> values = new ArrayList<>();
     while (in.next()) {
-      if (in.field() == 2) {
-        metaGraphs.add(parseMetaGraph(in.message()));
+      if (in.field() == number) {
+        values.add(read.apply(in));
       } else {
         in.skip();
       }
     }
-    return metaGraphs;
+    return values;
   }
 
   // MetaGraphDef: meta_info_def = 1, graph_def = 2, signature_def = 5 (map), object_graph_def = 7.
@@ -215,13 +221,7 @@ final class SavedModelInfo {
 
   // MetaInfoDef: tags = 4.
   private static void parseMetaInfo(ProtoReader in, MetaGraph metaGraph) {
-    while (in.next()) {
-      if (in.field() == 4) {
-        metaGraph.tags.add(in.string());
-      } else {
-        in.skip();
-      }
-    }
+    metaGraph.tags.addAll(repeated(in, 4, ProtoReader::string));
   }
 
   // SignatureDef: inputs = 1 (map), outputs = 2 (map), method_name = 3.
@@ -647,15 +647,7 @@ final class SavedModelInfo {
   }
 
   private static List<Object> values(ProtoReader in) {
-    List<Object> values = new ArrayList<>();
-    while (in.next()) {
-      if (in.field() == 1) {
-        values.add(structuredValue(in.message()));
-      } else {
-        in.skip();
-      }
-    }
-    return values;
+    return repeated(in, 1, field -> structuredValue(field.message()));
   }
 
   private static Map<String, Object> dict(ProtoReader in) {

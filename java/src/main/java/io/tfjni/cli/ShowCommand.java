@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,8 +27,8 @@ final class ShowCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
+  @Mixin
+  HelpOption help;
 
   @Option(names = "--dir", required = true, paramLabel = "DIR",
       description = "The SavedModel directory (holding saved_model.pb).")
