@@ -12,3 +12,16 @@ step "Java tests (Maven Surefire)"
 (cd "$ROOT/java" && mvn -B -Dtfjni.native.dir="$BUILD/native" \
   -Dtfjni.tensorflow.dir="$(tensorflow_dir)" -Dtfjni.test.models="$MODELS" \
   -Dtfjni.saved_model_cli="$VENV/bin/saved_model_cli" verify)
+
+step "C++ core tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S "$ROOT/native" -B "$BUILD/sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTFJNI_SANITIZE=ON -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" \
+  >"$BUILD/sanitize-configure.log" 2>&1 || { cat "$BUILD/sanitize-configure.log"; exit 1; }
+cmake --build "$BUILD/sanitize" -j "$JOBS" --target tfjni_core_tests
+# One process for the whole suite (TensorFlow loads once); a test asks for an impossible
+# allocation on purpose, hence allocator_may_return_null.
+TFJNI_TEST_MODELS="$MODELS" \
+  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:abort_on_error=0" \
+  LSAN_OPTIONS="suppressions=$ROOT/native/test/sanitizer.supp:print_suppressions=0" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  "$BUILD/sanitize/tfjni_core_tests" --gtest_brief=1
