@@ -4,7 +4,7 @@
 source "$(dirname "$0")/common.sh"
 
 install_debian_packages() {
-  local wanted=(cmake ninja-build g++ libgtest-dev nlohmann-json3-dev openjdk-17-jdk-headless maven python3-venv)
+  local wanted=(cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev openjdk-17-jdk-headless maven python3-venv)
   local missing=()
   for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
