@@ -170,6 +170,25 @@ final class SavedModelInfo {
   }
 
   /** Every value of the repeated field {@code number}, read by {@code read}; skips the rest. */
+  /** One entry of a protobuf map: key = 1 (string), value = 2 (a message, or {@code absent}). */
+  private record MapEntry<V>(String key, V value) {}
+
+  private static <V> MapEntry<V> mapEntry(ProtoReader entry, Function<ProtoReader, V> readValue,
+      V absent) {
+    String key = "";
+    V value = absent;
+    while (entry.next()) {
+      if (entry.field() == 1) {
+        key = entry.string();
+      } else if (entry.field() == 2) {
+        value = readValue.apply(entry.message());
+      } else {
+        entry.skip();
+      }
+    }
+    return new MapEntry<>(key, value);
+  }
+
   private static <T> List<T> repeated(ProtoReader in, int number, Function<ProtoReader, T> read) {
     List<T> values = new ArrayList<>();
     while (in.next()) {
@@ -194,19 +213,8 @@ final class SavedModelInfo {
           metaGraph.ops.addAll(opsUsed(in.message()));
           break;
         case 5: {
-          ProtoReader entry = in.message();
-          String key = "";
-          ProtoReader value = null;
-          while (entry.next()) {
-            if (entry.field() == 1) {
-              key = entry.string();
-            } else if (entry.field() == 2) {
-              value = entry.message();
-            } else {
-              entry.skip();
-            }
-          }
-          metaGraph.signatures.put(key, parseSignature(key, value));
+          MapEntry<ProtoReader> entry = mapEntry(in.message(), Function.identity(), null);
+          metaGraph.signatures.put(entry.key(), parseSignature(entry.key(), entry.value()));
           break;
         }
         case 7:
@@ -234,19 +242,9 @@ final class SavedModelInfo {
         case 1:
         case 2: {
           SortedMap<String, TensorInfo> target = in.field() == 1 ? inputs : outputs;
-          ProtoReader entry = in.message();
-          String name = "";
-          TensorInfo info = new TensorInfo("", 0, new long[0]);
-          while (entry.next()) {
-            if (entry.field() == 1) {
-              name = entry.string();
-            } else if (entry.field() == 2) {
-              info = parseTensorInfo(entry.message());
-            } else {
-              entry.skip();
-            }
-          }
-          target.put(name, info);
+          MapEntry<TensorInfo> entry = mapEntry(in.message(), SavedModelInfo::parseTensorInfo,
+              new TensorInfo("", 0, new long[0]));
+          target.put(entry.key(), entry.value());
           break;
         }
         case 3:
@@ -438,18 +436,10 @@ final class SavedModelInfo {
       if (in.field() == 1) {
         nodes.add(parseSavedObject(in.message()));
       } else if (in.field() == 2) {
-        ProtoReader entry = in.message();
-        String name = "";
-        ConcreteFunction function = null;
-        while (entry.next()) {
-          if (entry.field() == 1) {
-            name = entry.string();
-          } else if (entry.field() == 2) {
-            function = parseConcreteFunction(entry.message());
-          } else {
-            entry.skip();
-          }
-        }
+        MapEntry<ConcreteFunction> entry =
+            mapEntry(in.message(), SavedModelInfo::parseConcreteFunction, null);
+        String name = entry.key();
+        ConcreteFunction function = entry.value();
         if (function != null) {
           concrete.put(name, new ConcreteFunction(name, function.args(), function.kwargs()));
         }
@@ -654,19 +644,8 @@ final class SavedModelInfo {
     Map<String, Object> fields = new LinkedHashMap<>();
     while (in.next()) {
       if (in.field() == 1) {
-        ProtoReader entry = in.message();
-        String key = "";
-        Object value = null;
-        while (entry.next()) {
-          if (entry.field() == 1) {
-            key = entry.string();
-          } else if (entry.field() == 2) {
-            value = structuredValue(entry.message());
-          } else {
-            entry.skip();
-          }
-        }
-        fields.put(key, value);
+        MapEntry<Object> entry = mapEntry(in.message(), SavedModelInfo::structuredValue, null);
+        fields.put(entry.key(), entry.value());
       } else {
         in.skip();
       }
