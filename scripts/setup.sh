@@ -34,6 +34,13 @@ create_venv() {
   touch "$VENV/.complete"
 }
 
+install_tools() {
+  [[ -f "$VENV/.tools-complete" ]] && cmp -s "$ROOT/scripts/requirements-tools.txt" "$VENV/.tools-complete" && return
+  step "Installing report tools into the virtualenv (matplotlib)"
+  "$VENV/bin/pip" install -q -r "$ROOT/scripts/requirements-tools.txt"
+  cp "$ROOT/scripts/requirements-tools.txt" "$VENV/.tools-complete"
+}
+
 generate_models() {
   local dir
   dir=$(models_dir)
@@ -55,5 +62,6 @@ generate_models() {
 
 install_debian_packages
 create_venv
+install_tools
 tensorflow_dir >/dev/null
 generate_models
