@@ -26,3 +26,10 @@ models_dir() {
   hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-$hash"
 }
+
+# The benchmark models (scripts/generate_bench_models.py), cached the same way.
+bench_models_dir() {
+  local hash
+  hash=$(cat "$ROOT/scripts/generate_bench_models.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
+  echo "$TFJNI_CACHE/bench-models/tf$TFJNI_TF_VERSION-$hash"
+}

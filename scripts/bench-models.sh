@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Generates the benchmark models once (cached under ~/.cache/tfjni) and prints their directory.
+source "$(dirname "$0")/common.sh"
+"$ROOT/scripts/setup.sh" >&2
+dir=$(bench_models_dir)
+if [[ ! -f "$dir/.complete" ]]; then
+  step "Generating benchmark models with TensorFlow Python into $dir (~30 s)" >&2
+  mkdir -p "$(dirname "$dir")"
+  staging=$(mktemp -d "$dir.tmp.XXXXXX")
+  "$VENV/bin/python" "$ROOT/scripts/generate_bench_models.py" "$staging/models" >&2
+  touch "$staging/models/.complete"
+  if [[ ! -f "$dir/.complete" ]]; then
+    rm -rf "$dir"
+    mv "$staging/models" "$dir"
+  fi
+  rm -rf "$staging"
+fi
+echo "$dir"
