@@ -15,7 +15,10 @@ and the benchmark cases (model + batch) in OUT_DIR/bench_models.json:
               "input_npy": "mlp_b1_input.npy",      (numeric inputs)
               "input_strings": ["..."],              (string inputs, UTF-8)
               "output_key": "probs", "output_shape": [1, 8],
-              "expected_npy": "mlp_b1_expected.npy"}, ...]}
+              "expected_npy": "mlp_b1_expected.npy",
+              "input_tensor": "serving_default_x:0",          (the signature's graph
+              "output_tensor": "StatefulPartitionedCall:0"},  tensors, for the C API)
+             ...]}
 Signature keys are read back from the saved models, not assumed. Every expected
 output comes from the model reloaded from disk, so a contender that returns
 different numbers is caught before it is timed.
@@ -101,6 +104,17 @@ def only_key(mapping, what):
     return next(iter(mapping))
 
 
+def graph_tensor_names(out_dir, model, input_key, output_key):
+    """The signature's tensor names as saved in saved_model.pb (what TF_SessionRun needs)."""
+    from tensorflow.core.protobuf import saved_model_pb2
+
+    saved = saved_model_pb2.SavedModel()
+    saved.ParseFromString((out_dir / model / "saved_model.pb").read_bytes())
+    (meta_graph,) = saved.meta_graphs
+    signature = meta_graph.signature_def["serving_default"]
+    return signature.inputs[input_key].name, signature.outputs[output_key].name
+
+
 def record_case(tf, out_dir, name, model, batch_input):
     """Runs the reloaded model on batch_input and describes the case."""
     loaded = tf.saved_model.load(str(out_dir / model))
@@ -120,6 +134,8 @@ def record_case(tf, out_dir, name, model, batch_input):
         case["input_npy"] = f"{name}_input.npy"
         np.save(out_dir / case["input_npy"], batch_input)
     np.save(out_dir / case["expected_npy"], expected.astype(np.float32))
+    case["input_tensor"], case["output_tensor"] = graph_tensor_names(
+        out_dir, model, input_key, output_key)
     return case
 
 
