@@ -1,0 +1,477 @@
+#!/usr/bin/env python3
+"""Turn the raw results of one `make bench` run into BENCHMARKS.md and a chart.
+
+Usage:  bench_report.py RESULTS_DIR [--md docs/BENCHMARKS.md] [--png docs/benchmarks.png]
+
+RESULTS_DIR is what scripts/bench.sh leaves in build/bench-results/<timestamp>/:
+  meta.json                            machine, versions, command, settings
+  round-N/floor-CASE.json              C API floor (Google Benchmark JSON, threads 1, 2, 4)
+  round-N/latency-C-CASE.json          JMH sample mode, 1 thread, gc profiler
+  round-N/throughput-tT-C-CASE.json    JMH thrpt mode, T threads
+  round-N/eager-cpp.json               Google Benchmark: tfjni C++ core and raw C API
+  round-N/eager-C.json                 JMH avgt mode, gc profiler (tfjni, tfJava)
+  rss-C-CASE.jsonl                     RSS probe lines {"contender", "case", "calls", "rss_kb", ...}
+Every number in the report is computed here from those files (medians over the
+rounds); nothing is typed in by hand. Missing files show as "—".
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOOR = "c_api"
+TF_JAVA = "tfJava"
+MODEL_CONTENDERS = [FLOOR, "tfjniFast", "tfjniMap", TF_JAVA]
+EAGER_CONTENDERS = [FLOOR, "core", "tfjni", TF_JAVA]
+NAMES = {
+    FLOOR: "C API from C++ (floor)",
+    "tfjniFast": "tfjni fast path",
+    "tfjniMap": "tfjni map API",
+    TF_JAVA: "TensorFlow Java",
+    "core": "tfjni C++ core",
+    "tfjni": "tfjni (Java)",
+}
+CASE_TITLES = {
+    "mlp": "tiny MLP (overhead-dominated)",
+    "cnn": "MobileNetV2-sized CNN (compute-dominated)",
+    "text": "text model, string input",
+}
+THREADS = [1, 2, 4]
+# The issue's targets.
+FAST_MAX_RATIO = 1.10
+MAP_MAX_RATIO = 1.25
+ZERO_ALLOC_BELOW = 0.5  # B/call: JMH's normalised allocation rounds to 0
+RSS_MAX_GROWTH_MB = 5.0
+TARGET_CASE = "mlp_b1"
+
+US_PER = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def us_per_op(value, unit):
+    return value * US_PER[unit.split("/")[0]]
+
+
+def ops_per_s(value, unit):
+    return value / US_PER[unit.split("/")[1]] * 1e6
+
+
+def case_param(jmh_result):
+    """The case a JMH result ran (bench/ names the @Param caseName: `case` is reserved in Java)."""
+    params = jmh_result.get("params", {})
+    return params.get("caseName", params.get("case"))
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+class Results:
+    """Per-round values of every metric, keyed by (contender, case)."""
+
+    def __init__(self, results_dir):
+        self.dir = Path(results_dir)
+        self.meta = load_json(self.dir / "meta.json")
+        self.models = load_json(Path(self.meta["models"]) / "bench_models.json")
+        self.cases = [c["name"] for c in self.models["cases"]]
+        self.values = defaultdict(lambda: defaultdict(list))  # (contender, case) -> metric -> [per round]
+        self.eager = defaultdict(lambda: defaultdict(list))  # contender -> metric -> [per round]
+        self.rss = {}  # (contender, case) -> {calls: rss_kb}
+        self.floor_context = {}
+        self.jmh_info = {}
+        rounds = sorted(self.dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1]))
+        self.rounds = len(rounds)
+        for round_dir in rounds:
+            self._read_round(round_dir)
+        for path in sorted(self.dir.glob("rss-*.jsonl")):
+            self._read_rss(path)
+
+    def _read_round(self, d):
+        for path in d.glob("floor-*.json"):
+            data = load_json(path)
+            self.floor_context = data["context"]
+            for b in data["benchmarks"]:
+                if b.get("error_occurred") or "p50_us" not in b:
+                    continue
+                v = self.values[(FLOOR, b["label"])]
+                v[f"calls_per_s_t{b['threads']}"].append(b["calls_per_s"])
+                if b["threads"] == 1:
+                    v["p50_us"].append(b["p50_us"])
+                    v["p99_us"].append(b["p99_us"])
+        for path in d.glob("latency-*.json"):
+            for r in load_json(path):
+                contender, case = r["benchmark"].rsplit(".", 1)[1], case_param(r)
+                self._remember_jmh(r)
+                m, v = r["primaryMetric"], self.values[(contender, case)]
+                p = m["scorePercentiles"]
+                v["p50_us"].append(us_per_op(p["50.0"], m["scoreUnit"]))
+                v["p99_us"].append(us_per_op(p["99.0"], m["scoreUnit"]))
+                # One caller thread calling back to back: calls/s is 1 / mean latency.
+                v["calls_per_s_t1"].append(1e6 / us_per_op(m["score"], m["scoreUnit"]))
+                self._read_gc(r, v)
+        for path in d.glob("throughput-t*.json"):
+            for r in load_json(path):
+                contender, case = r["benchmark"].rsplit(".", 1)[1], case_param(r)
+                m = r["primaryMetric"]
+                self.values[(contender, case)][f"calls_per_s_t{r['threads']}"].append(
+                    ops_per_s(m["score"], m["scoreUnit"]))
+        if (d / "eager-cpp.json").exists():
+            for b in load_json(d / "eager-cpp.json")["benchmarks"]:
+                contender = {"BM_CApiAdd": FLOOR, "BM_CoreAdd": "core"}.get(b["name"])
+                if contender and not b.get("error_occurred"):
+                    self.eager[contender]["ns"].append(us_per_op(b["real_time"], b["time_unit"] + "/op") * 1e3)
+        for path in d.glob("eager-*.json"):
+            if path.name == "eager-cpp.json":
+                continue
+            for r in load_json(path):
+                self._remember_jmh(r)
+                m, v = r["primaryMetric"], self.eager[r["benchmark"].rsplit(".", 1)[1]]
+                v["ns"].append(us_per_op(m["score"], m["scoreUnit"]) * 1e3)
+                self._read_gc(r, v)
+
+    @staticmethod
+    def _read_gc(r, v):
+        secondary = r.get("secondaryMetrics", {})
+        if "gc.alloc.rate.norm" in secondary:
+            v["bytes_per_call"].append(secondary["gc.alloc.rate.norm"]["score"])
+        if "gc.count" in secondary:
+            v["gc_count"].append(secondary["gc.count"]["score"])
+        else:
+            v["gc_count"].append(0.0)  # the gc profiler omits gc.count when no GC ran
+
+    def _remember_jmh(self, r):
+        for key in ("jmhVersion", "jdkVersion", "vmName", "vmVersion", "jvmArgs"):
+            if key in r:
+                self.jmh_info[key] = r[key]
+
+    def _read_rss(self, path):
+        for line in path.read_text().splitlines():
+            if line.strip().startswith("{"):
+                p = json.loads(line)
+                self.rss.setdefault((p["contender"], p["case"]), {})[p["calls"]] = p["rss_kb"]
+
+    def median(self, contender, case, metric):
+        values = self.values.get((contender, case), {}).get(metric)
+        return statistics.median(values) if values else None
+
+    def spread(self, contender, case, metric):
+        """(max - min) / median over rounds, as a fraction."""
+        values = self.values.get((contender, case), {}).get(metric)
+        if not values or len(values) < 2:
+            return None
+        return (max(values) - min(values)) / statistics.median(values)
+
+    def eager_median(self, contender, metric):
+        values = self.eager.get(contender, {}).get(metric)
+        return statistics.median(values) if values else None
+
+    def rss_growth_mb(self, contender, case):
+        """RSS at the last checkpoint minus the first, in MB (10^6 bytes)."""
+        points = self.rss.get((contender, case))
+        if not points or len(points) < 2:
+            return None
+        calls = sorted(points)
+        return (points[calls[-1]] - points[calls[0]]) * 1024 / 1e6
+
+
+# ---- formatting ----
+
+DASH = "—"
+
+
+def num(x, digits=3):
+    """Three significant digits, thousands separated; DASH for None."""
+    if x is None:
+        return DASH
+    if x == 0:
+        return "0"
+    if abs(x) >= 10 ** digits:
+        return f"{x:,.0f}"
+    decimals = max(0, digits - 1 - int(f"{abs(x):e}".split("e")[1]))
+    return f"{x:,.{decimals}f}"
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def times(x):
+    return DASH if x is None else f"{x:.2f}×"
+
+
+def percent(x):
+    return DASH if x is None else f"±{x * 50:.0f}%"
+
+
+def mb(kb):
+    return None if kb is None else kb * 1024 / 1e6
+
+
+def table(header, rows, numeric=True):
+    """Markdown table; numeric columns (all but the first) align right."""
+    align = ["---"] + ["---:" if numeric else "---"] * (len(header) - 1)
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# ---- the report ----
+
+
+def tf_java_version():
+    """TensorFlow Java's version as the JMH module's pom.xml asks for it."""
+    pom = ROOT / "bench" / "pom.xml"
+    if not pom.exists():
+        return None
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    tree = ET.parse(pom).getroot()
+    props = {p.tag.split("}")[1]: p.text for p in tree.findall("m:properties/*", ns)}
+    for dep in tree.iter("{%s}dependency" % ns["m"]):
+        if dep.findtext("m:artifactId", namespaces=ns) == "tensorflow-core-api":
+            version = dep.findtext("m:version", namespaces=ns) or ""
+            return re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), version)
+    return None
+
+
+def case_info(res, name):
+    c = next(c for c in res.models["cases"] if c["name"] == name)
+    shape = "×".join(str(d) for d in c["input_shape"])
+    return f"{CASE_TITLES.get(c['model'], c['model'])}; input {c['input_dtype']} [{shape}]"
+
+
+def targets(res):
+    rows = []
+
+    def verdict(ok):
+        return "no data" if ok is None else ("PASS" if ok else "**MISS**")
+
+    floor = res.median(FLOOR, TARGET_CASE, "p50_us")
+    for contender, limit in (("tfjniFast", FAST_MAX_RATIO), ("tfjniMap", MAP_MAX_RATIO)):
+        value = res.median(contender, TARGET_CASE, "p50_us")
+        r = ratio(value, floor)
+        rows.append([f"{NAMES[contender]}: {TARGET_CASE} median latency ≤ {limit:.2f}× the C API floor",
+                     f"{times(r)} ({num(value)} vs {num(floor)} µs)" if r else DASH,
+                     verdict(None if r is None else r <= limit)])
+    for case in res.cases:
+        b = res.median("tfjniFast", case, "bytes_per_call")
+        rows.append([f"{NAMES['tfjniFast']}: 0 B allocated per call, {case}",
+                     DASH if b is None else f"{b:.3f} B/call",
+                     verdict(None if b is None else b < ZERO_ALLOC_BELOW)])
+    for contender in ("tfjniFast", "tfjniMap"):
+        for case in res.meta["settings"]["rss_cases"]:
+            g = res.rss_growth_mb(contender, case)
+            rows.append([f"{NAMES[contender]}: RSS growth from {calls_range(res, contender, case)} calls "
+                         f"≤ {RSS_MAX_GROWTH_MB:.0f} MB, {case}",
+                         DASH if g is None else f"{g:+.2f} MB",
+                         verdict(None if g is None else g <= RSS_MAX_GROWTH_MB)])
+    return table(["target", "measured (median over rounds)", "result"], rows, numeric=False)
+
+
+def calls_range(res, contender, case):
+    points = res.rss.get((contender, case)) or next(iter(res.rss.values()), {})
+    calls = sorted(points)
+    return f"{calls[0]:,} to {calls[-1]:,}" if len(calls) >= 2 else "first to last checkpoint"
+
+
+def case_table(res, case):
+    contenders = [c for c in MODEL_CONTENDERS if (c, case) in res.values]
+    has_rss = any((c, case) in res.rss for c in contenders)
+    header = ["contender", "p50 µs", "p99 µs", "p50 spread", "p50 ÷ floor", "p50 ÷ TF Java",
+              "calls/s 1 thr", "2 thr", "4 thr", "B/call", "GCs"]
+    if has_rss:
+        first, last = calls_range(res, contenders[0], case).split(" to ") if res.rss else ("", "")
+        header += [f"RSS MB @{first}", f"RSS MB @{last}", "RSS growth MB"]
+    rows = []
+    floor = res.median(FLOOR, case, "p50_us")
+    tf_java = res.median(TF_JAVA, case, "p50_us")
+    for c in contenders:
+        p50 = res.median(c, case, "p50_us")
+        row = [NAMES[c], num(p50), num(res.median(c, case, "p99_us")), percent(res.spread(c, case, "p50_us")),
+               times(ratio(p50, floor)), times(ratio(p50, tf_java))]
+        row += [num(res.median(c, case, f"calls_per_s_t{t}")) for t in THREADS]
+        b = res.median(c, case, "bytes_per_call")
+        row += [DASH if b is None else f"{b:,.1f}", num(res.median(c, case, "gc_count"))]
+        if has_rss:
+            points = res.rss.get((c, case), {})
+            calls = sorted(points)
+            growth = res.rss_growth_mb(c, case)
+            row += [num(mb(points.get(calls[0]))) if calls else DASH,
+                    num(mb(points.get(calls[-1]))) if calls else DASH,
+                    DASH if growth is None else f"{growth:+.2f}"]
+        rows.append(row)
+    return table(header, rows)
+
+
+def eager_table(res):
+    rows = []
+    floor, tf_java = res.eager_median(FLOOR, "ns"), res.eager_median(TF_JAVA, "ns")
+    for c in EAGER_CONTENDERS:
+        ns = res.eager_median(c, "ns")
+        if ns is None:
+            continue
+        b = res.eager_median(c, "bytes_per_call")
+        rows.append([NAMES[c], num(ns), times(ratio(ns, floor)), times(ratio(ns, tf_java)),
+                     DASH if b is None else f"{b:,.1f}", num(res.eager_median(c, "gc_count"))])
+    return table(["contender", "ns per op (mean)", "÷ C API", "÷ TF Java", "B/op", "GCs"], rows)
+
+
+def write_markdown(res, md_path, png_path):
+    meta, ctx, jmh = res.meta, res.floor_context, res.jmh_info
+    s = meta["settings"]
+    tf_java = tf_java_version()
+    image = os.path.relpath(png_path, md_path.parent)
+    out = ["# Benchmarks", ""]
+    if meta.get("quick"):
+        out += ["> **Quick trial (BENCH_QUICK=1)**: short runs, one round; not for publication.", ""]
+    out += [
+        f"Generated by `scripts/bench_report.py` from the raw results of one run "
+        f"(`build/bench-results/{meta['started_utc']}/`, not committed); do not edit by hand. "
+        f"Regenerate everything with:",
+        "",
+        "```sh",
+        meta["command"],
+        "```",
+        "",
+        f"Run of {meta['started_utc']} at commit `{meta['commit']}`: {meta['rounds']} round(s), "
+        f"{meta['duration_s'] // 60} min {meta['duration_s'] % 60} s in all."
+        + (f" Steps that failed: {', '.join(meta['failed'])}." if meta["failed"] else ""),
+        "",
+        f"![latency ratio to the C API floor, throughput against caller threads]({image})",
+        "",
+        "## Machine and versions",
+        "",
+        table(["", ""], [
+            ["CPU", f"{meta['cpu_model']}, {meta['cores']} cores"],
+            ["memory", f"{meta['memory_kb'] / 1024 / 1024:.1f} GiB"],
+            ["kernel", f"Linux {meta['kernel']}"],
+            ["TensorFlow", f"{ctx.get('tensorflow', DASH)} (`libtensorflow_cc.so.2` of the tensorflow-cpu wheel, "
+                           f"loaded by the floor and tfjni); models written by TensorFlow Python "
+                           f"{res.models['tensorflow']}"],
+            ["TensorFlow Java", f"{tf_java or DASH} (`tensorflow-core-api` + `tensorflow-core-native` "
+                                f"linux-x86_64, which carries its own TensorFlow build)"],
+            ["JDK", f"{jmh.get('vmName', meta['jdk'])} {jmh.get('vmVersion', '')}".strip()],
+            ["JVM flags", " ".join(f"`{a}`" for a in jmh.get("jvmArgs", [])) or DASH],
+            ["JMH", jmh.get("jmhVersion", DASH)],
+            ["C++", f"{meta['compiler']}; Google Benchmark {meta['google_benchmark']}"],
+            ["session threads", f"intra-op {ctx.get('intra_op_threads', DASH)}, "
+                                f"inter-op {ctx.get('inter_op_threads', DASH)} for every contender"],
+        ], numeric=False),
+        "",
+        "## Targets (issue 4)",
+        "",
+        targets(res),
+        "",
+        "## Per model",
+        "",
+        "Medians over the rounds. Latency is per call at one caller thread: JMH sample mode for the "
+        "Java contenders, every call timed for the floor. \"p50 spread\" is half the range of the "
+        "rounds' medians around their median. Calls/s at 1 thread is 1 / mean latency of that run; at "
+        "2 and 4 threads (sharing one model) JMH's throughput mode and the floor's count of calls over "
+        "the wall time. B/call and GCs come from JMH's gc profiler over the measured iterations "
+        "(`gc.alloc.rate.norm`, `gc.count`); the floor has no Java heap. RSS is the process's VmRSS "
+        "after the given number of calls on one thread (MB = 10⁶ bytes).",
+        "",
+    ]
+    for case in res.cases:
+        out += [f"### {case}", "", case_info(res, case), "", case_table(res, case), ""]
+    out += [
+        "## Eager dispatch",
+        "",
+        "One `AddV2` of two 1-element float tensors, result freed: mean time per op (JMH average-time "
+        "mode; Google Benchmark for C++).",
+        "",
+        eager_table(res),
+        "",
+        "## How it was measured",
+        "",
+        f"* {meta['rounds']} round(s); each runs every contender on every case before the next round "
+        "starts, in an order rotated per round, so the machine's drift hits all contenders alike.",
+        f"* JMH, one fork each: latency `-bm sample -t 1 -prof gc {s['jmh_latency']}`; throughput "
+        f"`-bm thrpt {s['jmh_throughput']}`; eager `-bm avgt -prof gc {s['jmh_eager']}`.",
+        f"* Every call runs the model on an input made once per thread and copies the whole output "
+        f"into an array made once. The floor (`native/bench/model_floor_bench.cpp`): `TF_SessionRun`, "
+        f"`memcpy`, `TF_DeleteTensor`; output checked against TensorFlow Python's "
+        f"before timing; `{s['floor']}`. Eager C++: `native/bench/eager_dispatch_bench.cpp` "
+        f"(`--benchmark_min_time={s['eager_min_time_s']}`).",
+        f"* RSS probes: one process per contender and case, VmRSS after {s['rss_calls'].replace(',', ' and ')} "
+        "calls.",
+        "",
+    ]
+    md_path.write_text("\n".join(out))
+
+
+def write_chart(res, png_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colors = {FLOOR: "#444444", "tfjniFast": "#1b9e77", "tfjniMap": "#7570b3", TF_JAVA: "#d95f02",
+              "core": "#66a61e", "tfjni": "#1b9e77"}
+    fig = plt.figure(figsize=(15, 8.5), layout="constrained")
+    grid = fig.add_gridspec(2, len(res.cases))
+    title = f"tfjni benchmarks: {res.meta['cpu_model']}, {res.meta['cores']} cores, medians of {res.rounds} round(s)"
+    fig.suptitle(title + (" — QUICK TRIAL" if res.meta.get("quick") else ""))
+
+    ax = fig.add_subplot(grid[0, : max(1, len(res.cases) - 1)])
+    java = [c for c in MODEL_CONTENDERS if c != FLOOR]
+    width = 0.8 / len(java)
+    for i, c in enumerate(java):
+        ratios = [ratio(res.median(c, case, "p50_us"), res.median(FLOOR, case, "p50_us")) for case in res.cases]
+        xs = [k + (i - (len(java) - 1) / 2) * width for k in range(len(res.cases))]
+        bars = ax.bar(xs, [r or 0 for r in ratios], width, label=NAMES[c], color=colors[c])
+        ax.bar_label(bars, labels=["" if r is None else f"{r:.2f}" for r in ratios], fontsize=8)
+    ax.axhline(1.0, color=colors[FLOOR], linewidth=1, label="C API floor")
+    ax.axhline(FAST_MAX_RATIO, color=colors["tfjniFast"], linestyle="--", linewidth=1, label="fast-path target")
+    ax.axhline(MAP_MAX_RATIO, color=colors["tfjniMap"], linestyle=":", linewidth=1, label="map-API target")
+    ax.set_xticks(range(len(res.cases)), res.cases)
+    ax.set_ylabel("median latency ÷ C API floor")
+    ax.set_title("Latency per call, 1 thread (lower is better)")
+    ax.legend(fontsize=8, ncols=2)
+
+    ax = fig.add_subplot(grid[0, -1])
+    eager = [c for c in EAGER_CONTENDERS if res.eager_median(c, "ns") is not None]
+    values = [res.eager_median(c, "ns") for c in eager]
+    bars = ax.bar(range(len(eager)), values, color=[colors[c] for c in eager])
+    ax.bar_label(bars, labels=[num(v) for v in values], fontsize=8)
+    ax.set_xticks(range(len(eager)), [NAMES[c].replace(" (floor)", "").replace(" from ", "\nfrom ") for c in eager],
+                  fontsize=8)
+    ax.set_ylabel("ns per op")
+    ax.set_title("Eager AddV2 dispatch")
+
+    for k, case in enumerate(res.cases):
+        ax = fig.add_subplot(grid[1, k])
+        for c in MODEL_CONTENDERS:
+            ys = [res.median(c, case, f"calls_per_s_t{t}") for t in THREADS]
+            if any(y is not None for y in ys):
+                ax.plot(THREADS, [float("nan") if y is None else y for y in ys], marker="o", label=NAMES[c],
+                        color=colors[c])
+        ax.set_xticks(THREADS)
+        ax.set_xlabel("caller threads")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{case}: throughput")
+        if k == 0:
+            ax.set_ylabel("calls/s")
+            ax.legend(fontsize=7)
+    fig.savefig(png_path, dpi=110)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results_dir")
+    parser.add_argument("--md", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
+    parser.add_argument("--png", type=Path, default=ROOT / "docs" / "benchmarks.png")
+    args = parser.parse_args()
+    res = Results(args.results_dir)
+    write_chart(res, args.png)
+    write_markdown(res, args.md, args.png)
+    print(f"wrote {args.md} and {args.png}")
+
+
+if __name__ == "__main__":
+    main()
