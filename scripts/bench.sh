@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark of the project in one run, then the report.
+#
+# Contenders: the C API called from C++ (the floor, native/bench/model_floor_bench),
+# tfjni's map API, tfjni's prepared fast path and TensorFlow Java (JMH, through
+# scripts/bench-java.sh), all on the models of scripts/generate_bench_models.py
+# with the same TensorFlow and thread settings. ROUNDS rounds (default 3); each
+# round runs every contender on every case before the next round starts, in an
+# order rotated per round, so drift on a shared machine hits all of them alike.
+# Per round and case: latency per call (1 thread; JMH sample mode with the gc
+# profiler for bytes and GCs per call), throughput at 2 and 4 threads, and eager
+# dispatch of one AddV2. Then, once per contender, RSS after 1e4 and 1e6 calls on
+# mlp_b1 and text_b8. Raw results: build/bench-results/<timestamp>/.
+# scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
+#
+#   ROUNDS=n         rounds (default 3)
+#   BENCH_QUICK=1    a short trial: 1 round, short runs, RSS after 1e3 and 2e4
+#                    calls; its report stays in the results directory, not docs/
+#   BENCH_RSS_JOBS=n RSS probes run at once (default 2; they count calls, not time)
+#   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
+source "$(dirname "$0")/common.sh"
+
+# The command as typed, for the report: the settings given, then the command.
+COMMAND=""
+for setting in ROUNDS BENCH_QUICK BENCH_RSS_JOBS; do
+  [[ -n "${!setting:-}" ]] && COMMAND+="$setting=${!setting} "
+done
+COMMAND+="${BENCH_COMMAND:-scripts/bench.sh}"
+BENCH_QUICK="${BENCH_QUICK:-0}"
+BENCH_JAVA="${BENCH_JAVA:-$ROOT/scripts/bench-java.sh}"
+BENCH_RSS_JOBS="${BENCH_RSS_JOBS:-2}"
+JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
+RSS_CASES=(mlp_b1 text_b8)
+THREADS=(2 4)  # throughput runs; 1 thread comes from the latency run
+
+# Budget (full run, 2 cores): per round about 4 cases x 4 contenders x ~20 s plus
+# eager ~30 s, i.e. ~6 min; 3 rounds ~18 min. RSS: 1e6 calls of mlp_b1 (~30-60 us)
+# and text_b8 (~110-150 us) per contender, two probes at a time, ~6 min.
+if [[ "$BENCH_QUICK" == 1 ]]; then
+  ROUNDS="${ROUNDS:-1}"
+  JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
+  JMH_THROUGHPUT=(-wi 1 -w 200ms -i 1 -r 500ms)
+  JMH_EAGER=(-wi 1 -w 500ms -i 2 -r 500ms)
+  FLOOR_TIMES=(--warmup_time=0.3 --latency_time=0.7 --throughput_time=0.4)
+  EAGER_MIN_TIME=0.3
+  RSS_CALLS=1000,20000
+else
+  ROUNDS="${ROUNDS:-3}"
+  JMH_LATENCY=(-wi 2 -w 1s -i 4 -r 1s)
+  JMH_THROUGHPUT=(-wi 1 -w 1s -i 2 -r 1s)
+  JMH_EAGER=(-wi 2 -w 1s -i 3 -r 1s)
+  # Google Benchmark measures ~1.4x its minimum time: about JMH's 4 s and 2 s.
+  FLOOR_TIMES=(--warmup_time=1 --latency_time=3 --throughput_time=1.5)
+  EAGER_MIN_TIME=2
+  RSS_CALLS=10000,1000000
+fi
+
+OUT="$BUILD/bench-results/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$OUT/logs"
+STARTED=$SECONDS
+
+# run NAME COMMAND...: one benchmark step, its output in logs/NAME.log. A failed
+# step is reported and marked (logs/NAME.failed) and the run goes on.
+run() {
+  local name=$1 start=$SECONDS
+  shift
+  if "$@" >"$OUT/logs/$name.log" 2>&1; then
+    printf '  %-44s %4d s\n' "$name" $((SECONDS - start))
+  else
+    printf '  %-44s FAILED, see logs/%s.log:\n%s\n' "$name" "$name" "$(tail -n 5 "$OUT/logs/$name.log")"
+    touch "$OUT/logs/$name.failed"
+  fi
+}
+
+step "Benchmark models"
+MODELS=$("$ROOT/scripts/bench-models.sh")
+mapfile -t CASES < <("$VENV/bin/python" -c 'import json, sys
+print("\n".join(c["name"] for c in json.load(open(sys.argv[1]))["cases"]))' "$MODELS/bench_models.json")
+echo "$MODELS: ${CASES[*]}"
+
+step "Building the C++ benchmarks (build/bench)"
+cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
+  -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" \
+  >"$OUT/logs/cmake-configure.log" 2>&1 || { cat "$OUT/logs/cmake-configure.log"; exit 1; }
+cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench
+FLOOR="$BUILD/bench/model_floor_bench"
+EAGER="$BUILD/bench/eager_dispatch_bench"
+
+step "Building the Java benchmarks ($BENCH_JAVA)"
+if [[ -x "$BENCH_JAVA" ]]; then
+  "$BENCH_JAVA" jmh -l >"$OUT/logs/java-build.log" 2>&1 || { tail -n 30 "$OUT/logs/java-build.log"; exit 1; }
+  grep -E 'io\.tfjni\.bench\.(ModelBench|EagerBench)\.' "$OUT/logs/java-build.log" || true
+  CONTENDERS=(c_api "${JAVA_CONTENDERS[@]}")
+  EAGER_CONTENDERS=(cpp tfjni tfJava)
+else
+  echo "WARNING: no $BENCH_JAVA: running the C++ contenders only" >&2
+  CONTENDERS=(c_api)
+  EAGER_CONTENDERS=(cpp)
+fi
+export BENCH_NO_BUILD=1
+
+step "Machine"
+CPU_MODEL=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
+echo "$CPU_MODEL, $(nproc) cores, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# rotated ARRAY_NAME ROUND: the array, starting at element ROUND-1 (mod its length).
+rotated() {
+  local -n items=$1
+  local n=${#items[@]} i
+  for ((i = 0; i < n; i++)); do echo "${items[$(((i + $2 - 1) % n))]}"; done
+}
+
+jmh() { "$BENCH_JAVA" jmh "$@" -f 1 -rf json; }
+
+# model_case ROUND_DIR CONTENDER CASE: latency, bytes and GCs per call, throughput.
+model_case() {
+  local dir=$1 contender=$2 case=$3 threads
+  if [[ "$contender" == c_api ]]; then
+    run "r$round-c_api-$case" "$FLOOR" --models="$MODELS" --cases="$case" --threads=1,2,4 "${FLOOR_TIMES[@]}" \
+      --benchmark_out="$dir/floor-$case.json" --benchmark_out_format=json
+    return
+  fi
+  local bench="io\\.tfjni\\.bench\\.ModelBench\\.$contender\$"
+  run "r$round-$contender-$case-latency" jmh "$bench" -p case="$case" -t 1 -bm sample -tu us -prof gc \
+    "${JMH_LATENCY[@]}" -rff "$dir/latency-$contender-$case.json"
+  for threads in "${THREADS[@]}"; do
+    run "r$round-$contender-$case-t$threads" jmh "$bench" -p case="$case" -t "$threads" -bm thrpt -tu s \
+      "${JMH_THROUGHPUT[@]}" -rff "$dir/throughput-t$threads-$contender-$case.json"
+  done
+}
+
+# eager ROUND_DIR CONTENDER: one AddV2 of two 1-element tensors; "cpp" is the
+# tfjni C++ core and the raw C API (native/bench/eager_dispatch_bench.cpp).
+eager() {
+  local dir=$1 contender=$2
+  if [[ "$contender" == cpp ]]; then
+    run "r$round-eager-cpp" "$EAGER" --benchmark_min_time="$EAGER_MIN_TIME" \
+      --benchmark_out="$dir/eager-cpp.json" --benchmark_out_format=json
+  else
+    run "r$round-eager-$contender" jmh "io\\.tfjni\\.bench\\.EagerBench\\.$contender\$" -t 1 -bm avgt -tu ns \
+      -prof gc "${JMH_EAGER[@]}" -rff "$dir/eager-$contender.json"
+  fi
+}
+
+for ((round = 1; round <= ROUNDS; round++)); do
+  step "Round $round of $ROUNDS ($(((SECONDS - STARTED) / 60)) min so far)"
+  dir="$OUT/round-$round"
+  mkdir -p "$dir"
+  mapfile -t order < <(rotated CONTENDERS "$round")
+  for case in "${CASES[@]}"; do
+    for contender in "${order[@]}"; do model_case "$dir" "$contender" "$case"; done
+  done
+  mapfile -t order < <(rotated EAGER_CONTENDERS "$round")
+  for contender in "${order[@]}"; do eager "$dir" "$contender"; done
+done
+
+step "RSS after ${RSS_CALLS/,/ and } calls ($BENCH_RSS_JOBS at a time)"
+rss() {
+  local contender=$1 case=$2
+  if [[ "$contender" == c_api ]]; then
+    "$FLOOR" --models="$MODELS" --rss="$case" --rss_calls="$RSS_CALLS" >"$OUT/rss-$contender-$case.jsonl"
+  else
+    "$BENCH_JAVA" rss "$contender" "$case" "$RSS_CALLS" >"$OUT/rss-$contender-$case.jsonl"
+  fi
+}
+for case in "${RSS_CASES[@]}"; do
+  for contender in "${CONTENDERS[@]}"; do
+    while (($(jobs -rp | wc -l) >= BENCH_RSS_JOBS)); do wait -n || true; done
+    run "rss-$contender-$case" rss "$contender" "$case" &
+  done
+done
+wait
+
+mapfile -t FAILED < <(cd "$OUT/logs" && ls -- *.failed 2>/dev/null | sed 's/\.failed$//')
+
+step "Report"
+TFJNI_BENCH_META_CPU="$CPU_MODEL" \
+TFJNI_BENCH_META_COMPILER="$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD/bench/CMakeCache.txt")" --version | head -n 1)" \
+TFJNI_BENCH_META_JDK="$("$JAVA_HOME/bin/java" -version 2>&1 | head -n 1)" \
+TFJNI_BENCH_META_BENCHMARK="$(dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null || echo unknown)" \
+TFJNI_BENCH_META_COMMIT="$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)" \
+  "$VENV/bin/python" - "$OUT/meta.json" <<EOF
+import json, os, platform, sys
+env = lambda key: os.environ["TFJNI_BENCH_META_" + key]
+meta = {
+    "command": "$COMMAND", "rounds": $ROUNDS, "quick": "$BENCH_QUICK" == "1",
+    "started_utc": "$(basename "$OUT")", "duration_s": $((SECONDS - STARTED)),
+    "cpu_model": env("CPU"), "cores": os.cpu_count(), "kernel": platform.release(),
+    "memory_kb": int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal"))),
+    "compiler": env("COMPILER"), "jdk": env("JDK"), "google_benchmark": env("BENCHMARK"),
+    "commit": env("COMMIT"), "models": "$MODELS", "contenders": "${CONTENDERS[*]}".split(),
+    "settings": {"jmh_latency": "${JMH_LATENCY[*]}", "jmh_throughput": "${JMH_THROUGHPUT[*]}",
+                 "jmh_eager": "${JMH_EAGER[*]}", "floor": "${FLOOR_TIMES[*]}",
+                 "eager_min_time_s": $EAGER_MIN_TIME, "rss_calls": "$RSS_CALLS",
+                 "rss_cases": "${RSS_CASES[*]}".split()},
+    "failed": "${FAILED[*]}".split(),
+}
+json.dump(meta, open(sys.argv[1], "w"), indent=2)
+EOF
+if [[ "$BENCH_QUICK" == 1 ]]; then  # a trial never overwrites the committed report
+  report_args=(--md "$OUT/BENCHMARKS.md" --png "$OUT/benchmarks.png")
+else
+  report_args=(--md "$ROOT/docs/BENCHMARKS.md" --png "$ROOT/docs/benchmarks.png")
+fi
+"$VENV/bin/python" "$ROOT/scripts/bench_report.py" "$OUT" "${report_args[@]}"
+echo "raw results in $OUT; $(((SECONDS - STARTED) / 60)) min $(((SECONDS - STARTED) % 60)) s in all"
+if ((${#FAILED[@]})); then
+  echo "FAILED: ${FAILED[*]}" >&2
+  exit 1
+fi
