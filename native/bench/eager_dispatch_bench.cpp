@@ -11,6 +11,14 @@
 
 namespace {
 
+// The thread pools every contender of scripts/bench.sh uses (the Java ones too).
+tfjni::ContextConfig bench_config() {
+  tfjni::ContextConfig config;
+  config.session.intra_op_threads = 2;
+  config.session.inter_op_threads = 2;
+  return config;
+}
+
 tfjni::TensorHandle one_element(float value) {
   int64_t dims[] = {1};
   tfjni::Tensor t = tfjni::Tensor::copy_of(TF_FLOAT, dims, &value, sizeof value);
@@ -18,7 +26,7 @@ tfjni::TensorHandle one_element(float value) {
 }
 
 void BM_CoreAdd(benchmark::State& state) {
-  tfjni::Context context;
+  tfjni::Context context(bench_config());
   tfjni::TensorHandle a = one_element(1), b = one_element(2);
   for (auto _ : state) {
     tfjni::Op op(context, "AddV2");
@@ -30,7 +38,7 @@ void BM_CoreAdd(benchmark::State& state) {
 BENCHMARK(BM_CoreAdd);
 
 void BM_CApiAdd(benchmark::State& state) {
-  tfjni::Context context;
+  tfjni::Context context(bench_config());
   tfjni::TensorHandle a = one_element(1), b = one_element(2);
   TF_Status* status = TF_NewStatus();
   for (auto _ : state) {
