@@ -208,6 +208,11 @@ def percent(x):
     return DASH if x is None else f"±{x * 50:.0f}%"
 
 
+def byte_count(b):
+    """Bytes per call: two decimals below 10, so 0.01 is not shown as a round 0."""
+    return DASH if b is None else f"{b:,.2f}" if b < 10 else f"{b:,.0f}"
+
+
 def mb(kb):
     return None if kb is None else kb * 1024 / 1e6
 
@@ -236,6 +241,12 @@ def tf_java_version():
             version = dep.findtext("m:version", namespaces=ns) or ""
             return re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), version)
     return None
+
+
+def jvm_flags(jmh):
+    """The forks' JVM flags, without the paths bench-java.sh passes as -Dtfjni.* properties."""
+    flags = [a for a in jmh.get("jvmArgs", []) if not a.startswith("-Dtfjni.")]
+    return " ".join(f"`{a}`" for a in dict.fromkeys(flags)) or DASH
 
 
 def case_info(res, name):
@@ -295,7 +306,7 @@ def case_table(res, case):
                times(ratio(p50, floor)), times(ratio(p50, tf_java))]
         row += [num(res.median(c, case, f"calls_per_s_t{t}")) for t in THREADS]
         b = res.median(c, case, "bytes_per_call")
-        row += [DASH if b is None else f"{b:,.1f}", num(res.median(c, case, "gc_count"))]
+        row += [byte_count(b), num(res.median(c, case, "gc_count"))]
         if has_rss:
             points = res.rss.get((c, case), {})
             calls = sorted(points)
@@ -316,7 +327,7 @@ def eager_table(res):
             continue
         b = res.eager_median(c, "bytes_per_call")
         rows.append([NAMES[c], num(ns), times(ratio(ns, floor)), times(ratio(ns, tf_java)),
-                     DASH if b is None else f"{b:,.1f}", num(res.eager_median(c, "gc_count"))])
+                     byte_count(b), num(res.eager_median(c, "gc_count"))])
     return table(["contender", "ns per op (mean)", "÷ C API", "÷ TF Java", "B/op", "GCs"], rows)
 
 
@@ -354,8 +365,8 @@ def write_markdown(res, md_path, png_path):
                            f"{res.models['tensorflow']}"],
             ["TensorFlow Java", f"{tf_java or DASH} (`tensorflow-core-api` + `tensorflow-core-native` "
                                 f"linux-x86_64, which carries its own TensorFlow build)"],
-            ["JDK", f"{jmh.get('vmName', meta['jdk'])} {jmh.get('vmVersion', '')}".strip()],
-            ["JVM flags", " ".join(f"`{a}`" for a in jmh.get("jvmArgs", [])) or DASH],
+            ["JDK", f"{jmh['vmName']} {jmh['vmVersion']}" if "vmName" in jmh else meta["jdk"]],
+            ["JVM flags", jvm_flags(jmh)],
             ["JMH", jmh.get("jmhVersion", DASH)],
             ["C++", f"{meta['compiler']}; Google Benchmark {meta['google_benchmark']}"],
             ["session threads", f"intra-op {ctx.get('intra_op_threads', DASH)}, "
