@@ -99,7 +99,6 @@ Options parse_options(int& argc, char** argv) {
     }
   }
   argc = kept;
-  if (o.models.empty()) throw std::invalid_argument("no models: pass --models=PATH or set TFJNI_BENCH_MODELS");
   return o;
 }
 
@@ -204,6 +203,7 @@ int run(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  if (o.models.empty()) throw std::invalid_argument("no models: pass --models=PATH or set TFJNI_BENCH_MODELS");
   const std::vector<BenchCase> cases = read_manifest(o.models);
   if (!o.rss_case.empty()) return probe_rss(cases, o);
 
