@@ -385,7 +385,8 @@ def write_markdown(res, md_path, png_path):
         "2 and 4 threads (sharing one model) JMH's throughput mode and the floor's count of calls over "
         "the wall time. B/call and GCs come from JMH's gc profiler over the measured iterations "
         "(`gc.alloc.rate.norm`, `gc.count`); the floor has no Java heap. RSS is the process's VmRSS "
-        "after the given number of calls on one thread (MB = 10⁶ bytes).",
+        "after the given number of calls on one thread (MB = 10⁶ bytes). Where a case runs few calls "
+        "per round (the CNN), its p99 is close to the slowest call.",
         "",
     ]
     for case in res.cases:
