@@ -17,12 +17,14 @@
 #   BENCH_QUICK=1    a short trial: 1 round, short runs, RSS after 1e3 and 2e4
 #                    calls; its report stays in the results directory, not docs/
 #   BENCH_RSS_JOBS=n RSS probes run at once (default 2; they count calls, not time)
+#   BENCH_CASES=a,b  only these cases (a partial run: its report stays with its
+#                    raw results, like a quick one)
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.
 COMMAND=""
-for setting in ROUNDS BENCH_QUICK BENCH_RSS_JOBS; do
+for setting in ROUNDS BENCH_QUICK BENCH_RSS_JOBS BENCH_CASES; do
   [[ -n "${!setting:-}" ]] && COMMAND+="$setting=${!setting} "
 done
 COMMAND+="${BENCH_COMMAND:-scripts/bench.sh}"
@@ -76,6 +78,10 @@ step "Benchmark models"
 MODELS=$("$ROOT/scripts/bench-models.sh")
 mapfile -t CASES < <("$VENV/bin/python" -c 'import json, sys
 print("\n".join(c["name"] for c in json.load(open(sys.argv[1]))["cases"]))' "$MODELS/bench_models.json")
+if [[ -n "${BENCH_CASES:-}" ]]; then
+  IFS=, read -ra CASES <<<"$BENCH_CASES"
+  mapfile -t RSS_CASES < <(printf '%s\n' "${RSS_CASES[@]}" | grep -Fxf <(printf '%s\n' "${CASES[@]}") || true)
+fi
 echo "$MODELS: ${CASES[*]}"
 
 step "Building the C++ benchmarks (build/bench)"
@@ -184,6 +190,7 @@ import json, os, platform, sys
 env = lambda key: os.environ["TFJNI_BENCH_META_" + key]
 meta = {
     "command": "$COMMAND", "rounds": $ROUNDS, "quick": "$BENCH_QUICK" == "1",
+    "partial": "${BENCH_CASES:-}" != "",
     "started_utc": "$(basename "$OUT")", "duration_s": $((SECONDS - STARTED)),
     "cpu_model": env("CPU"), "cores": os.cpu_count(), "kernel": platform.release(),
     "memory_kb": int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal"))),
@@ -197,7 +204,7 @@ meta = {
 }
 json.dump(meta, open(sys.argv[1], "w"), indent=2)
 EOF
-if [[ "$BENCH_QUICK" == 1 ]]; then  # a trial never overwrites the committed report
+if [[ "$BENCH_QUICK" == 1 || -n "${BENCH_CASES:-}" ]]; then  # trials never overwrite the committed report
   report_args=(--md "$OUT/BENCHMARKS.md" --png "$OUT/benchmarks.png")
 else
   report_args=(--md "$ROOT/docs/BENCHMARKS.md" --png "$ROOT/docs/benchmarks.png")
