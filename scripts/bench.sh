@@ -32,12 +32,15 @@ BENCH_QUICK="${BENCH_QUICK:-0}"
 BENCH_JAVA="${BENCH_JAVA:-$ROOT/scripts/bench-java.sh}"
 BENCH_RSS_JOBS="${BENCH_RSS_JOBS:-2}"
 JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
-RSS_CASES=(mlp_b1 text_b8)
+RSS_CASES=(text_b8 mlp_b1)  # the slower first, so parallel probes end together
 THREADS=(2 4)  # throughput runs; 1 thread comes from the latency run
 
-# Budget (full run, 2 cores): per round about 4 cases x 4 contenders x ~20 s plus
-# eager ~30 s, i.e. ~6 min; 3 rounds ~18 min. RSS: 1e6 calls of mlp_b1 (~30-60 us)
-# and text_b8 (~110-150 us) per contender, two probes at a time, ~6 min.
+# Budget of a full run on 2 quiet cores, ~25 min: building ~2 min (when tfjni is
+# built already); per round ~5 min: 38 JMH runs (~2.5 s each to start a JVM,
+# load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
+# 5 s (eager), the floor ~13 s per case, eager C++ ~7 s; 3 rounds ~16 min. RSS:
+# 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-50 us) per contender,
+# ~10 min one at a time, ~7 min two at a time.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
