@@ -35,12 +35,12 @@ JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
 RSS_CASES=(text_b8 mlp_b1)  # the slower first, so parallel probes end together
 THREADS=(2 4)  # throughput runs; 1 thread comes from the latency run
 
-# Budget of a full run on 2 quiet cores, ~25 min: building ~2 min (when tfjni is
-# built already); per round ~5 min: 38 JMH runs (~2.5 s each to start a JVM,
+# Budget of a full run on 2 quiet cores, ~27 min: building ~2 min (when tfjni is
+# built already); per round ~6 min: 38 JMH runs (~3.5 s each to start two JVMs,
 # load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
-# 5 s (eager), the floor ~13 s per case, eager C++ ~7 s; 3 rounds ~16 min. RSS:
-# 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-50 us) per contender,
-# ~10 min one at a time, ~7 min two at a time.
+# 5 s (eager), the floor ~14 s per case, eager C++ ~7 s; 3 rounds ~17.5 min.
+# RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
+# contender, ~10 min one at a time, ~7.5 min two at a time.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
@@ -199,6 +199,7 @@ meta = {
     "memory_kb": int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal"))),
     "compiler": env("COMPILER"), "jdk": env("JDK"), "google_benchmark": env("BENCHMARK"),
     "commit": env("COMMIT"), "models": "$MODELS", "contenders": "${CONTENDERS[*]}".split(),
+    "java_pom": "$(cd "$(dirname "$BENCH_JAVA")/.." && pwd)/bench/pom.xml",
     "settings": {"jmh_latency": "${JMH_LATENCY[*]}", "jmh_throughput": "${JMH_THROUGHPUT[*]}",
                  "jmh_eager": "${JMH_EAGER[*]}", "floor": "${FLOOR_TIMES[*]}",
                  "eager_min_time_s": $EAGER_MIN_TIME, "rss_calls": "$RSS_CALLS",

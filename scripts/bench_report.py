@@ -230,9 +230,9 @@ def table(header, rows, numeric=True):
 # ---- the report ----
 
 
-def tf_java_version():
+def tf_java_version(pom):
     """TensorFlow Java's version as the JMH module's pom.xml asks for it."""
-    pom = ROOT / "bench" / "pom.xml"
+    pom = Path(pom)
     if not pom.exists():
         return None
     ns = {"m": "http://maven.apache.org/POM/4.0.0"}
@@ -336,7 +336,7 @@ def eager_table(res):
 def write_markdown(res, md_path, png_path):
     meta, ctx, jmh = res.meta, res.floor_context, res.jmh_info
     s = meta["settings"]
-    tf_java = tf_java_version()
+    tf_java = tf_java_version(meta.get("java_pom", ROOT / "bench" / "pom.xml"))
     image = os.path.relpath(png_path, md_path.parent)
     out = ["# Benchmarks", ""]
     if meta.get("quick") or meta.get("partial"):
@@ -428,11 +428,12 @@ def write_chart(res, png_path):
     colors = {FLOOR: "#444444", "tfjniFast": "#1b9e77", "tfjniMap": "#7570b3", TF_JAVA: "#d95f02",
               "core": "#66a61e", "tfjni": "#1b9e77"}
     fig = plt.figure(figsize=(15, 8.5), layout="constrained")
-    grid = fig.add_gridspec(2, len(res.cases))
+    columns = max(2, len(res.cases))  # the latency bars, the eager bars; one throughput panel per case
+    grid = fig.add_gridspec(2, columns)
     title = f"tfjni benchmarks: {res.meta['cpu_model']}, {res.meta['cores']} cores, medians of {res.rounds} round(s)"
     fig.suptitle(title + (" — TRIAL RUN" if res.meta.get("quick") or res.meta.get("partial") else ""))
 
-    ax = fig.add_subplot(grid[0, : max(1, len(res.cases) - 1)])
+    ax = fig.add_subplot(grid[0, : columns - 1])
     java = [c for c in MODEL_CONTENDERS if c != FLOOR]
     width = 0.8 / len(java)
     for i, c in enumerate(java):
@@ -455,6 +456,8 @@ def write_chart(res, png_path):
     ax.bar_label(bars, labels=[num(v) for v in values], fontsize=8)
     ax.set_xticks(range(len(eager)), [NAMES[c].replace(" (floor)", "").replace(" from ", "\nfrom ") for c in eager],
                   fontsize=8)
+    if values and max(values) > 20 * min(values):
+        ax.set_yscale("log")  # else the fastest bars vanish
     ax.set_ylabel("ns per op")
     ax.set_title("Eager AddV2 dispatch")
 
