@@ -106,6 +106,8 @@ Options parse_options(int& argc, char** argv) {
 std::atomic<bool> run_failed{false};
 
 struct LoadedCase {
+  LoadedCase(const BenchCase& c, const Options& o) : bench_case(c), model(c, o.intra_op_threads, o.inter_op_threads) {}
+
   const BenchCase& bench_case;
   CApiModel model;
   LatencySamples samples;
@@ -158,7 +160,7 @@ const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::strin
 
 std::unique_ptr<LoadedCase> load(const BenchCase& c, const Options& o) {
   const auto start = std::chrono::steady_clock::now();
-  auto loaded = std::unique_ptr<LoadedCase>(new LoadedCase{c, CApiModel(c, o.intra_op_threads, o.inter_op_threads), {}});
+  auto loaded = std::make_unique<LoadedCase>(c, o);
   loaded->model.check_output();
   std::cerr << "loaded " << c.name << " and checked its output against TensorFlow Python's in "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
