@@ -25,6 +25,11 @@ BenchCase parse_case(const nlohmann::json& json, const fs::path& dir) {
   if (dtype == "string") {
     c.string_input = true;
     c.input_strings = json.at("input_strings").get<std::vector<std::string>>();
+    int64_t count = 1;
+    for (int64_t dim : c.input_shape) count *= dim;
+    if (count != static_cast<int64_t>(c.input_strings.size())) {
+      throw std::runtime_error(c.name + ": input_strings do not fill input_shape");
+    }
   } else if (dtype == "float32") {
     FloatArray input = read_npy_float32((dir / json.at("input_npy").get<std::string>()).string());
     if (input.shape != c.input_shape) throw std::runtime_error(c.name + ": input .npy shape differs from input_shape");
