@@ -23,6 +23,9 @@ public final class NDManager implements AutoCloseable {
   private volatile boolean closed;
 
   private NDManager(EagerContext context, NDManager parent) {
+    // Throws if the context is closed. The hold keeps its native context alive while this
+    // manager's arrays may still need it (see EagerContext#hold).
+    context.hold();
     this.context = context;
     this.parent = parent;
   }
@@ -42,7 +45,7 @@ public final class NDManager implements AutoCloseable {
     NDManager child = new NDManager(context, this);
     children.add(child);
     if (closed) {
-      children.remove(child);
+      child.close();
       throw closedException();
     }
     return child;
@@ -316,10 +319,12 @@ public final class NDManager implements AutoCloseable {
   /** Closes sub-managers, then arrays; idempotent. */
   @Override
   public void close() {
-    if (closed) {
-      return;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;  // once: the context's hold is dropped exactly once
     }
-    closed = true;
     for (NDManager child : children) {
       child.close();
     }
@@ -329,6 +334,7 @@ public final class NDManager implements AutoCloseable {
     if (parent != null) {
       parent.children.remove(this);
     }
+    context.unhold();
   }
 
   void attach(NDArray array) {
