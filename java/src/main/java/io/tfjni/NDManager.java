@@ -331,6 +331,21 @@ public final class NDManager implements AutoCloseable {
     for (NDArray array : arrays) {
       array.close();
     }
+    // An array another thread is closing right now is freed by that thread: wait for it, so that
+    // the context is never released under a tensor handle still being deleted.
+    boolean interrupted = false;
+    synchronized (this) {
+      while (!arrays.isEmpty()) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
     if (parent != null) {
       parent.children.remove(this);
     }
@@ -345,8 +360,14 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
+  /** An array of this manager was freed. */
   void detach(NDArray array) {
     arrays.remove(array);
+    if (closed) {
+      synchronized (this) {
+        notifyAll();
+      }
+    }
   }
 
   void checkOpen() {

@@ -148,6 +148,36 @@ class NDManagerTest {
   }
 
   @Test
+  void aManagerClosingWhileAnotherThreadFreesOneOfItsArraysWaitsForIt() throws Exception {
+    long contextsBefore = TensorFlow.liveObjects().eagerContexts();
+    EagerContext context = EagerContext.create(SessionOptions.defaults(), false,
+        EagerContext.DevicePlacement.SILENT);
+    NDManager manager = NDManager.newBaseManager(context);
+    NDArray x = manager.create(new float[] {1, 2}, 2).add(1f);
+    context.close();
+    x.acquire();  // a call in flight on x: closing x waits for it
+    Thread closesArray = new Thread(x::close);
+    Thread closesManager = new Thread(manager::close);
+    try {
+      closesArray.start();
+      while (!x.isClosed()) {
+        Thread.sleep(1);
+      }
+      closesManager.start();
+      closesManager.join(300);
+      // x is closed but not yet freed: the manager must not release the context under it.
+      assertTrue(closesManager.isAlive(), "the manager's close returned before x was freed");
+      assertEquals(contextsBefore + 1, TensorFlow.liveObjects().eagerContexts());
+    } finally {
+      x.release();
+    }
+    closesArray.join(10_000);
+    closesManager.join(10_000);
+    assertFalse(closesManager.isAlive());
+    assertEquals(contextsBefore, TensorFlow.liveObjects().eagerContexts());
+  }
+
+  @Test
   void managersClosedFirstFreeTheContextWhenItCloses() {
     long contextsBefore = TensorFlow.liveObjects().eagerContexts();
     EagerContext context = EagerContext.create(SessionOptions.defaults(), false,
