@@ -18,8 +18,10 @@ trap 'rm -rf "$classes"' EXIT
 cp -r "$ROOT/java/target/classes" "$ROOT/java/target/test-classes" "$classes/"
 classpath="$classes/test-classes:$classes/classes"
 step "Soaking for $MINUTES minutes; samples in $OUT"
-# A fixed, pre-touched heap: Java heap growth must not pass for native growth in the RSS.
-java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -Dtfjni.tensorflow.dir="$TF_DIR" \
+# A fixed, pre-touched heap: Java heap growth must not pass for native growth in the RSS. Native
+# Memory Tracking tells the JVM's own native memory apart from TensorFlow's and tfjni's.
+java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary \
+  -Dtfjni.tensorflow.dir="$TF_DIR" \
   -cp "$classpath" io.tfjni.soak.SoakDriver "$MINUTES" "$(models_dir)" "$OUT"
 step "Report"
 "$VENV/bin/python" "$ROOT/scripts/soak_report.py" "$OUT"

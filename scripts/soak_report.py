@@ -13,6 +13,7 @@ Definitions (also written into the summary):
 """
 import csv
 import os
+import re
 import statistics
 import sys
 
@@ -43,6 +44,21 @@ def median_in(rows, key, lo, hi):
     return statistics.median(values) if values else float("nan"), len(values)
 
 
+def nmt_growth(out):
+    """JVM areas whose committed memory changed between warm-up's end and the work's end (KiB)."""
+    path = os.path.join(out, "nmt-diff.txt")
+    if not os.path.exists(path):
+        return []
+    pattern = re.compile(r"^-\s+(.+?) \(reserved=\d+KB(?: [+-]\d+KB)?, committed=\d+KB(?: ([+-]\d+)KB)?")
+    changes = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = pattern.match(line)
+            if m and m.group(2):
+                changes.append((m.group(1).strip(), int(m.group(2))))
+    return sorted(changes, key=lambda c: -abs(c[1]))
+
+
 def machine():
     model = "unknown CPU"
     try:
@@ -65,6 +81,10 @@ def main(out):
         s["t"] = s["t_s"] - start  # seconds since the work started
         s["rss_mib"] = s["rss_kib"] / 1024
         s["heap_mib"] = s["heap_used_bytes"] / 2**20
+        # RSS beyond the JVM's own committed native memory (Native Memory Tracking), if sampled.
+        jvm = s.get("jvm_committed_kib", -1)
+        s["jvm_mib"] = jvm / 1024 if jvm is not None and jvm >= 0 else float("nan")
+        s["outside_mib"] = s["rss_mib"] - s["jvm_mib"]
     run = [s for s in samples if s["phase"] == "run"]
     after = [s for s in samples if s["phase"] == "after"]
     duration = stop - start
@@ -86,6 +106,10 @@ def main(out):
         slope_per_hour = slope * 3600
     else:
         slope_per_hour = float("nan")
+    jvm_ref, _ = median_in(run, "jvm_mib", ref_lo, ref_hi)
+    jvm_fin, _ = median_in(run, "jvm_mib", fin_lo, fin_hi)
+    out_ref, _ = median_in(run, "outside_mib", ref_lo, ref_hi)
+    out_fin, _ = median_in(run, "outside_mib", fin_lo, fin_hi)
     heap_ref, _ = median_in(run, "heap_mib", ref_lo, ref_hi)
     heap_fin, _ = median_in(run, "heap_mib", fin_lo, fin_hi)
 
@@ -136,6 +160,10 @@ def main(out):
         f"{run[-1]['rss_mib'] if run else float('nan'):.1f} MiB |",
         f"| RSS max while working | {max(s['rss_mib'] for s in run):.1f} MiB |",
         f"| RSS trend after warm-up (least squares) | {slope_per_hour:+.2f} MiB/hour |",
+        f"| JVM's own committed memory (NMT), median reference / final window | "
+        f"{jvm_ref:.1f} / {jvm_fin:.1f} MiB ({jvm_fin - jvm_ref:+.2f}) |",
+        f"| RSS beyond the JVM's own (TensorFlow, tfjni, C allocator), reference / final | "
+        f"{out_ref:.1f} / {out_fin:.1f} MiB ({out_fin - out_ref:+.2f}) |",
         f"| Java heap used, median reference / final window | {heap_ref:.1f} / {heap_fin:.1f} MiB |",
         f"| live native objects: baseline / after loading models / bound | "
         f"{baseline} / {loaded} / {bound} |",
@@ -144,6 +172,10 @@ def main(out):
         f"| live native objects after the work, models closed | {live_end} "
         f"({meta.get('live_after_detail', '')}) |",
     ]
+    growth_by_area = nmt_growth(out)
+    if growth_by_area:
+        lines += ["| JVM areas that changed after warm-up (NMT committed) | " + ", ".join(
+            f"{name} {kib:+,} KiB" for name, kib in growth_by_area[:6]) + " |"]
     lines += [f"| operations: {key[4:]} | {int(value):,} |"
               for key, value in meta.items() if key.startswith("ops.")]
     lines += [
@@ -163,7 +195,9 @@ def main(out):
         "",
         "Definitions: warm-up W = min(120 s, D/4) of the work duration D; window L = min(120 s, "
         "(D - W)/2); reference = median over [W, W+L), final = median over [D-L, D]. RSS is "
-        "VmRSS from /proc/self/status; the Java heap is fixed and pre-touched (-Xms = -Xmx, "
+        "VmRSS from /proc/self/status; \"beyond the JVM's own\" subtracts the JVM's committed native "
+        "memory as Native Memory Tracking reports it (heap, code cache, metaspace, thread stacks, "
+        "GC), leaving TensorFlow's, tfjni's and the C allocator's; the Java heap is fixed and pre-touched (-Xms = -Xmx, "
         "AlwaysPreTouch) so that heap growth cannot pass for native growth. The live-object bound is "
         f"the count after loading the models plus {meta['live_per_worker']} per worker (a worker holds far fewer at a "
         "time; a leak of one object per operation crosses it within a second).",
@@ -189,29 +223,31 @@ def chart(samples, run, warmup, ref, fin, bound, baseline, path):
 
     timed = [s for s in samples if s["phase"] != "baseline"]
     minutes = [s["t"] / 60 for s in timed]
-    fig, axes = plt.subplots(4, 1, figsize=(10, 10), sharex=True)
+    fig, axes = plt.subplots(5, 1, figsize=(10, 12), sharex=True)
     series = [
         ("RSS (MiB)", [s["rss_mib"] for s in timed]),
+        ("RSS beyond the\nJVM's own (MiB)", [s["outside_mib"] for s in timed]),
         ("Java heap used (MiB)", [s["heap_mib"] for s in timed]),
         ("live native objects", [s["live_total"] for s in timed]),
     ]
     for ax, (label, values) in zip(axes, series):
         ax.plot(minutes, values, linewidth=0.8)
         ax.set_ylabel(label)
-    axes[2].axhline(baseline, color="gray", linestyle=":", linewidth=0.8, label="baseline")
+    live = axes[3]
+    live.axhline(baseline, color="gray", linestyle=":", linewidth=0.8, label="baseline")
     top = max(s["live_total"] for s in timed)
     if bound <= top * 1.5:
-        axes[2].axhline(bound, color="red", linestyle="--", linewidth=0.8, label="bound")
+        live.axhline(bound, color="red", linestyle="--", linewidth=0.8, label="bound")
     else:
-        axes[2].set_ylim(0, top * 1.5)  # the bound is far above: keep the data readable
-        axes[2].set_title(f"live-object bound {bound}: above the chart", fontsize=8, loc="right")
-    axes[2].legend(loc="upper left", fontsize=8)
+        live.set_ylim(0, top * 1.5)  # the bound is far above: keep the data readable
+        live.set_title(f"live-object bound {bound}: above the chart", fontsize=8, loc="right")
+    live.legend(loc="upper left", fontsize=8)
     # Throughput per second from the cumulative operation count.
     rates = [(b["t"] / 60, (b["ops_total"] - a["ops_total"]) / max(b["t"] - a["t"], 1e-9))
              for a, b in zip(run, run[1:])]
-    axes[3].plot([r[0] for r in rates], [r[1] for r in rates], linewidth=0.6)
-    axes[3].set_ylabel("operations / s")
-    axes[3].set_xlabel("minutes since the work started (after: models closed)")
+    axes[4].plot([r[0] for r in rates], [r[1] for r in rates], linewidth=0.6)
+    axes[4].set_ylabel("operations / s")
+    axes[4].set_xlabel("minutes since the work started (after: models closed)")
     for ax in axes:
         ax.axvspan(0, warmup / 60, color="gray", alpha=0.15)
         ax.axvspan(ref[0] / 60, ref[1] / 60, color="green", alpha=0.1)

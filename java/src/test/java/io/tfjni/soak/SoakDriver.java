@@ -28,6 +28,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * The Java side of scripts/soak.sh: N minutes of mixed predictor and eager work on every core,
@@ -45,6 +49,8 @@ public final class SoakDriver {
   private static final int PIXELS = 64;
   private static final int CLASSES = 10;
   private static final float PROB_TOLERANCE = 1e-5f;
+  private static final Pattern NMT_TOTAL =
+      Pattern.compile("Total: reserved=\\d+KB, committed=(\\d+)KB");
 
   private final AtomicBoolean stop = new AtomicBoolean();
   private final AtomicLong errors = new AtomicLong();
@@ -122,7 +128,8 @@ public final class SoakDriver {
     try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("samples.csv"),
         StandardCharsets.UTF_8))) {
       csv.println("t_s,phase,rss_kib,heap_used_bytes,heap_committed_bytes,live_total,"
-          + "live_tensors,live_tensor_handles,live_tensor_bytes,ops_total,errors_total");
+          + "live_tensors,live_tensor_handles,live_tensor_bytes,ops_total,errors_total,"
+          + "jvm_committed_kib");
       sample(csv, start, "baseline");
 
       SavedModel digits = SavedModel.load(models.resolve("digits"));
@@ -152,11 +159,21 @@ public final class SoakDriver {
       meta.put("work_start_s", seconds(workStart - start));
       threads.forEach(Thread::start);
       long end = workStart + (long) (minutes * 60e9);
+      // The report's warm-up: min(120 s, a quarter of the run). NMT's diff starts there.
+      long warmupEnd = workStart + Math.min(TimeUnit.SECONDS.toNanos(120), (end - workStart) / 4);
+      boolean baselined = false;
       long next = workStart;
       while (System.nanoTime() < end) {
         next += TimeUnit.SECONDS.toNanos(1);
         sleepUntil(next);
         sample(csv, start, "run");
+        if (!baselined && System.nanoTime() >= warmupEnd) {
+          baselined = nativeMemory("baseline") != null;
+        }
+      }
+      String diff = baselined ? nativeMemory("summary.diff") : null;
+      if (diff != null) {
+        Files.writeString(out.resolve("nmt-diff.txt"), diff, StandardCharsets.UTF_8);
       }
       stop.set(true);
       long stopAt = System.nanoTime();
@@ -204,10 +221,35 @@ public final class SoakDriver {
     for (Worker worker : workers) {
       ops += worker.ops.sum();
     }
-    csv.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", seconds(System.nanoTime() - start),
-        phase, rssKib(), heap.getUsed(), heap.getCommitted(), live.total(), live.tensors(),
-        live.tensorHandles(), live.tensorBytes(), ops, errors.get());
+    csv.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n",
+        seconds(System.nanoTime() - start), phase, rssKib(), heap.getUsed(), heap.getCommitted(),
+        live.total(), live.tensors(), live.tensorHandles(), live.tensorBytes(), ops, errors.get(),
+        jvmCommittedKib());
     csv.flush();
+  }
+
+  /**
+   * The JVM's own committed native memory (heap, code, metaspace, threads, GC, ...) from Native
+   * Memory Tracking, in KiB; -1 without -XX:NativeMemoryTracking. RSS growth beyond it is memory
+   * the JVM does not account for: TensorFlow's, tfjni's and the C allocator's.
+   */
+  static long jvmCommittedKib() {
+    String out = nativeMemory("summary");
+    Matcher total = NMT_TOTAL.matcher(String.valueOf(out));
+    return total.find() ? Long.parseLong(total.group(1)) : -1;
+  }
+
+  /** jcmd VM.native_memory with one argument (summary, baseline, summary.diff); null if off. */
+  static String nativeMemory(String argument) {
+    try {
+      Object out = ManagementFactory.getPlatformMBeanServer().invoke(
+          new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+          new Object[] {new String[] {argument}}, new String[] {String[].class.getName()});
+      String text = String.valueOf(out);
+      return text.contains("not enabled") ? null : text;
+    } catch (JMException e) {
+      return null;
+    }
   }
 
   private static String seconds(long nanos) {
