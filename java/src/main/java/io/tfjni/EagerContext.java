@@ -2,6 +2,7 @@ package io.tfjni;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * TensorFlow's eager runtime: thread pools and devices for eager ops. One context is meant to
@@ -9,7 +10,8 @@ import java.util.Objects;
  * is no pool per manager). {@link #shared()} is the process-wide default.
  *
  * <p>Thread safety: ops may run on a context from any number of threads. Closing a context waits
- * for ops in flight; arrays made with it must be closed first.
+ * for ops in flight and rejects new ones; its native context is freed once every manager made
+ * with it is closed too (arrays made with it stay readable until then).
  */
 public final class EagerContext extends NativeResource {
   /** TensorFlow's device placement policies (TFE_ContextDevicePlacementPolicy). */
@@ -26,8 +28,18 @@ public final class EagerContext extends NativeResource {
 
   private static EagerContext shared;
 
+  /**
+   * One hold while the context is open plus one per open {@link NDManager} on it. TensorFlow's
+   * tensor handles point at their context without keeping it alive, so the native context is
+   * freed only when the count reaches zero: closing a context whose arrays are still open rejects
+   * new ops at once but frees it after the last of its managers closes.
+   */
+  private final AtomicInteger holds = new AtomicInteger(1);
+  private final long nativeHandle;
+
   private EagerContext(long handle) {
     super(handle);
+    this.nativeHandle = handle;
   }
 
   /** The process-wide context with TensorFlow's defaults; created on first use, never closed. */
@@ -72,9 +84,26 @@ public final class EagerContext extends NativeResource {
     super.close();
   }
 
+  /** A manager is made on this context; throws if it is closed. */
+  void hold() {
+    acquire();  // while acquired, close() cannot drop the context's own hold
+    try {
+      holds.incrementAndGet();
+    } finally {
+      release();
+    }
+  }
+
+  /** A manager closed, or the context itself: the last one frees the native context. */
+  void unhold() {
+    if (holds.decrementAndGet() == 0) {
+      nativeDelete(nativeHandle);
+    }
+  }
+
   @Override
   void free(long handle) {
-    nativeDelete(handle);
+    unhold();
   }
 
   private static native long nativeCreate(long[] scalars, String visibleDevices, byte[] rawConfig,

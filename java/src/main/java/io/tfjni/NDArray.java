@@ -1056,8 +1056,8 @@ public final class NDArray extends NativeResource {
 
   @Override
   void free(long handle) {
-    manager.detach(this);
     nativeDelete(handle);
+    manager.detach(this);  // after the delete: a closing manager waits for it
   }
 
   /** A builder for an op on this array's manager. */

@@ -23,6 +23,9 @@ public final class NDManager implements AutoCloseable {
   private volatile boolean closed;
 
   private NDManager(EagerContext context, NDManager parent) {
+    // Throws if the context is closed. The hold keeps its native context alive while this
+    // manager's arrays may still need it (see EagerContext#hold).
+    context.hold();
     this.context = context;
     this.parent = parent;
   }
@@ -42,7 +45,7 @@ public final class NDManager implements AutoCloseable {
     NDManager child = new NDManager(context, this);
     children.add(child);
     if (closed) {
-      children.remove(child);
+      child.close();
       throw closedException();
     }
     return child;
@@ -316,19 +319,37 @@ public final class NDManager implements AutoCloseable {
   /** Closes sub-managers, then arrays; idempotent. */
   @Override
   public void close() {
-    if (closed) {
-      return;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;  // once: the context's hold is dropped exactly once
     }
-    closed = true;
     for (NDManager child : children) {
       child.close();
     }
     for (NDArray array : arrays) {
       array.close();
     }
+    // An array another thread is closing right now is freed by that thread: wait for it, so that
+    // the context is never released under a tensor handle still being deleted.
+    boolean interrupted = false;
+    synchronized (this) {
+      while (!arrays.isEmpty()) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
     if (parent != null) {
       parent.children.remove(this);
     }
+    context.unhold();
   }
 
   void attach(NDArray array) {
@@ -339,8 +360,14 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
+  /** An array of this manager was freed. */
   void detach(NDArray array) {
     arrays.remove(array);
+    if (closed) {
+      synchronized (this) {
+        notifyAll();
+      }
+    }
   }
 
   void checkOpen() {

@@ -31,6 +31,8 @@ final class NativeLibrary {
 
   private static boolean loaded;
   private static UnsatisfiedLinkError failure;
+  /** Where libtensorflow came from, for error messages. */
+  private static String tensorFlowSource = "the dynamic linker's search path";
 
   private NativeLibrary() {}
 
@@ -84,6 +86,7 @@ final class NativeLibrary {
           "tfjni: looked for " + TENSORFLOW_LIBRARIES + " in " + dir.toAbsolutePath()
               + " (from " + source + ") but " + missing + " is not there");
     }
+    tensorFlowSource = dir.toAbsolutePath() + " (from " + source + ")";
     for (String name : TENSORFLOW_LIBRARIES) {
       Path library = dir.resolve(name).toAbsolutePath();
       try {
@@ -116,6 +119,13 @@ final class NativeLibrary {
     try {
       System.load(library.toString());
     } catch (UnsatisfiedLinkError e) {
+      String symbol = undefinedSymbol(e.getMessage());
+      if (symbol != null) {
+        // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
+        throw chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
+            + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
+            + " (tfjni is tested with 2.18.0). The loader said: " + e.getMessage(), e);
+      }
       throw chained("tfjni: could not load " + library + ": " + e.getMessage()
           + ". If libtensorflow is missing, point " + TENSORFLOW_DIR_PROPERTY + " or "
           + TENSORFLOW_DIR_ENV + " at the directory holding " + TENSORFLOW_LIBRARIES, e);
@@ -138,6 +148,22 @@ final class NativeLibrary {
     } catch (IOException e) {
       throw chained("tfjni: could not extract " + JAR_RESOURCE + ": " + e, e);
     }
+  }
+
+  /** The symbol named by the dynamic linker's "undefined symbol: NAME[, version V]", or null. */
+  static String undefinedSymbol(String loaderMessage) {
+    String marker = "undefined symbol: ";
+    int at = loaderMessage == null ? -1 : loaderMessage.lastIndexOf(marker);
+    if (at < 0) {
+      return null;
+    }
+    String rest = loaderMessage.substring(at + marker.length());
+    int end = 0;
+    while (end < rest.length() && rest.charAt(end) != ','
+        && !Character.isWhitespace(rest.charAt(end))) {
+      end++;
+    }
+    return end == 0 ? null : rest.substring(0, end);
   }
 
   static String buildProperty(String key) {

@@ -26,11 +26,15 @@ abstract class NativeResource implements AutoCloseable {
 
   private long handle;
 
+  /** Where this object was created, if leak tracing was on then (see {@link LeakTracer}). */
+  private final LeakTracer.Trace trace;
+
   NativeResource(long handle) {
     this.handle = handle;
     if (handle == 0) {
       state = CLOSED;
     }
+    trace = LeakTracer.enabled() ? LeakTracer.track(this, handle != 0) : null;
   }
 
   /** Marks a call in flight and returns the handle; throws if closed. */
@@ -91,6 +95,9 @@ abstract class NativeResource implements AutoCloseable {
     }
     long h = handle;
     handle = 0;
+    if (trace != null) {
+      LeakTracer.closed(trace);
+    }
     return h;
   }
 
@@ -100,6 +107,9 @@ abstract class NativeResource implements AutoCloseable {
       throw new IllegalStateException("reopen needs a closed object and a live handle");
     }
     handle = newHandle;
+    if (trace != null) {
+      LeakTracer.reopened(trace);  // before it can be closed again
+    }
     state = 0;
   }
 

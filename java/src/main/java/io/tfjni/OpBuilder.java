@@ -184,7 +184,7 @@ public final class OpBuilder {
     long[] tensorHandles = new long[attrTensors.size()];
     int inputsHeld = 0;
     int tensorsHeld = 0;
-    long[] outputs;
+    NDArray[] arrays;
     long ctx = context.acquire();
     try {
       for (; inputsHeld < inputHandles.length; inputsHeld++) {
@@ -193,8 +193,21 @@ public final class OpBuilder {
       for (; tensorsHeld < tensorHandles.length; tensorsHeld++) {
         tensorHandles[tensorsHeld] = attrTensors.get(tensorsHeld).acquire();
       }
-      outputs = nativeExecute(ctx, opName, device, inputHandles, Arrays.copyOf(listLengths, slots),
-          attrs.toByteArray(attrCount), tensorHandles);
+      long[] outputs = nativeExecute(ctx, opName, device, inputHandles,
+          Arrays.copyOf(listLengths, slots), attrs.toByteArray(attrCount), tensorHandles);
+      // Wrapped while the context is held: outputs deleted because the manager closed meanwhile
+      // must not outlive their native context.
+      arrays = new NDArray[outputs.length];
+      for (int i = 0; i < outputs.length; i++) {
+        try {
+          arrays[i] = new NDArray(manager, outputs[i]);
+        } catch (IllegalStateException closedMeanwhile) {
+          for (int j = i + 1; j < outputs.length; j++) {
+            NDArray.nativeDelete(outputs[j]);
+          }
+          throw closedMeanwhile;
+        }
+      }
     } finally {
       for (int i = 0; i < tensorsHeld; i++) {
         attrTensors.get(i).release();
@@ -203,17 +216,6 @@ public final class OpBuilder {
         inputs.get(i).release();
       }
       context.release();
-    }
-    NDArray[] arrays = new NDArray[outputs.length];
-    for (int i = 0; i < outputs.length; i++) {
-      try {
-        arrays[i] = new NDArray(manager, outputs[i]);
-      } catch (IllegalStateException closedMeanwhile) {
-        for (int j = i + 1; j < outputs.length; j++) {
-          NDArray.nativeDelete(outputs[j]);
-        }
-        throw closedMeanwhile;
-      }
     }
     return arrays;
   }

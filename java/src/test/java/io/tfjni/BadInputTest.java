@@ -651,6 +651,100 @@ class BadInputTest {
     }
   }
 
+  // ------------------------------------------------------------ more kinds (docs/RELIABILITY.md)
+
+  @Test
+  void aStringTensorForANumericInput() {
+    try (Tensor text = Tensor.ofStrings(new String[] {"1"}, 1)) {
+      assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+          () -> multi.run("add", Map.of("a", text, "b", text)).close(),
+          "input 'a' expects a FLOAT tensor of shape [-1], got STRING [1]");
+    }
+  }
+
+  @Test
+  void anEagerResultTooLargeForMemoryIsResourceExhausted() {
+    // 2^60 floats (4 EiB): more than any address space, so the allocation fails at once and
+    // nothing is touched, whatever the machine and its overcommit setting.
+    try (NDManager m = NDManager.newBaseManager()) {
+      NDArray dims = m.create(new long[] {1L << 40, 1L << 20}, 2);
+      TensorFlowException fill = assertTensorFlowError(
+          TensorFlowException.Code.RESOURCE_EXHAUSTED,
+          () -> m.opBuilder("Fill").addInput(dims).addInput(m.scalar(1f)).build(),
+          "OOM when allocating tensor with shape[1099511627776,1048576] and type float");
+      assertTrue(fill.getMessage().contains("CPU:0"), fill.getMessage());
+      assertTensorFlowError(TensorFlowException.Code.RESOURCE_EXHAUSTED,
+          () -> m.zeros(DataType.FLOAT, 1L << 40, 1L << 20), "OOM when allocating");
+      // TensorFlow and the manager carry on.
+      assertArrayEquals(new float[] {3, 3}, m.opBuilder("Fill")
+          .addInput(m.create(new long[] {2}, 1)).addInput(m.scalar(3f)).build().toFloatArray());
+    }
+  }
+
+  @Test
+  void aFileWhereASavedModelDirectoryBelongs() {
+    Path file = TestModels.modelPath("frozen");
+    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
+        () -> SavedModel.load(file).close(), "Could not find SavedModel .pb or .pbtxt",
+        file.toString());
+    // And a SavedModel's proto where a frozen GraphDef belongs.
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> GraphModel.load(TestModels.modelPath("multi").resolve("saved_model.pb")).close(),
+        "Invalid GraphDef");
+  }
+
+  @Test
+  void anUnknownAttributeNameIsIgnoredByTensorFlow() {
+    // TensorFlow logs "NodeDef mentions attribute nope which is not in the op definition" and
+    // runs the op; tfjni does not look attributes up per op (it would cost every eager op).
+    try (NDManager m = NDManager.newBaseManager()) {
+      NDArray x = m.create(new float[] {1, 2}, 2);
+      assertArrayEquals(new float[] {1, 2},
+          m.opBuilder("Identity").addInput(x).setAttr("nope", 1L).build().toFloatArray());
+    }
+  }
+
+  @Test
+  void loneSurrogatesInJavaStringsBecomeQuestionMarks() {
+    // Java's UTF-8 encoder replaces an unpaired surrogate with '?': ofBytes keeps any bytes.
+    try (Tensor t = Tensor.ofStrings(new String[] {"a\uD800b", "\uDC00"}, 2)) {
+      assertBytesArraysEqual(new byte[][] {{'a', '?', 'b'}, {'?'}}, t.toBytesArray());
+      assertArrayEquals(new String[] {"a?b", "?"}, t.toStringArray());
+    }
+  }
+
+  private static void assertBytesArraysEqual(byte[][] expected, byte[][] actual) {
+    assertEquals(expected.length, actual.length);
+    for (int i = 0; i < expected.length; i++) {
+      assertArrayEquals(expected[i], actual[i], "element " + i);
+    }
+  }
+
+  @Test
+  void theSharedEagerContextCannotBeClosed() {
+    assertFails(IllegalStateException.class, () -> EagerContext.shared().close(),
+        "the shared context lives as long as the process");
+    try (NDManager m = NDManager.newBaseManager()) {
+      assertArrayEquals(new float[] {2}, m.create(new float[] {1}, 1).add(1f).toFloatArray());
+    }
+  }
+
+  @Test
+  void gpuOptionsOnACpuOnlyTensorFlowAreAcceptedAndIgnored() {
+    SessionOptions gpu = SessionOptions.defaults().gpuVisibleDevices("7").gpuAllowGrowth(true)
+        .gpuMemoryFraction(0.25);
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("shapes"), gpu, "serve");
+        Tensor x = Tensor.scalar(3f);
+        RunResult result = model.run("square", Map.of("x", x))) {
+      assertArrayEquals(new float[] {9f}, result.get("y").toFloatArray());
+    }
+    try (EagerContext context = EagerContext.create(gpu, false,
+        EagerContext.DevicePlacement.SILENT)) {
+      assertTrue(context.devices().stream().allMatch(d -> d.endsWith("CPU:0")),
+          String.valueOf(context.devices()));
+    }
+  }
+
   // ------------------------------------------------------------ session options
 
   @Test

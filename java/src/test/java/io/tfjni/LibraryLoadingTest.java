@@ -153,6 +153,74 @@ class LibraryLoadingTest {
         outcome.output());
   }
 
+  /** Runs a tool of the machine's C toolchain (a build dependency) and returns its output. */
+  private static String tool(Path workDir, String... command) throws Exception {
+    Process process = new ProcessBuilder(command).directory(workDir.toFile())
+        .redirectErrorStream(true).start();
+    String output;
+    try (InputStream in = process.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " timed out");
+    assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
+    return output;
+  }
+
+  @Test
+  void libtensorflowLackingOneSymbolIsAnUnsatisfiedLinkErrorNotAJvmExit() throws Exception {
+    // A stand-in libtensorflow defining every TF_/TFE_ function the JNI library imports but
+    // one. Bound lazily, the JVM would load it and die ("symbol lookup error", exit 127) at the
+    // first call of the missing function; bound at load, System.load throws instead.
+    Path jni = jniLibraryCopy();
+    String imports = tool(temp, "nm", "-D", "--undefined-only",
+        jni.resolve(NativeLibrary.JNI_LIBRARY).toString());
+    List<String> symbols = new ArrayList<>();
+    for (String line : imports.split("\n")) {
+      String name = line.trim().replaceFirst("^U\\s+", "").replaceFirst("@.*$", "");
+      if (name.startsWith("TF_") || name.startsWith("TFE_")) {
+        symbols.add(name);
+      }
+    }
+    String missing = "TFE_OpReset";
+    assertTrue(symbols.contains(missing), "the JNI library no longer imports " + missing
+        + "; pick another: " + symbols);
+    assertTrue(symbols.size() > 20, "too few TensorFlow imports found: " + symbols);
+    StringBuilder source = new StringBuilder(
+        "const char* TF_Version(void) { return \"2.99.0-stub\"; }\n");
+    for (String symbol : symbols) {
+      if (!symbol.equals(missing) && !symbol.equals("TF_Version")) {
+        source.append("void ").append(symbol).append("(void) {}\n");
+      }
+    }
+    Path stub = Files.createDirectory(temp.resolve("tf-stub"));
+    Files.writeString(stub.resolve("cc.c"), source);
+    Files.writeString(stub.resolve("framework.c"), "int tfjni_stub_framework;\n");
+    // The real libraries define their functions in the version node "tensorflow".
+    Files.writeString(stub.resolve("version.map"), "tensorflow { global: *; };\n");
+    tool(stub, "cc", "-shared", "-fPIC", "-o", "libtensorflow_cc.so.2",
+        "-Wl,-soname,libtensorflow_cc.so.2", "-Wl,--version-script=version.map", "cc.c");
+    tool(stub, "cc", "-shared", "-fPIC", "-o", "libtensorflow_framework.so.2",
+        "-Wl,-soname,libtensorflow_framework.so.2", "framework.c");
+
+    Outcome outcome = runProbe(List.of("-Dtfjni.tensorflow.dir=" + stub,
+        "-Dtfjni.library.dir=" + jni), Map.of());
+    assertEquals(3, outcome.exitCode(), "expected UnsatisfiedLinkError (exit 3): "
+        + outcome.output());
+    String output = outcome.output();
+    assertTrue(output.contains("error=tfjni: the libtensorflow loaded from " + stub), output);
+    assertTrue(output.contains("lacks " + missing + ","), output);
+    assertTrue(output.contains("system property tfjni.tensorflow.dir"), output);
+  }
+
+  @Test
+  void undefinedSymbolIsReadFromTheLoadersMessage() {
+    assertEquals("TFE_OpReset", NativeLibrary.undefinedSymbol(
+        "/x/libtfjni.so: /x/libtfjni.so: undefined symbol: TFE_OpReset, version tensorflow"));
+    assertEquals("TF_NewStatus", NativeLibrary.undefinedSymbol("undefined symbol: TF_NewStatus"));
+    assertEquals(null, NativeLibrary.undefinedSymbol("cannot open shared object file"));
+    assertEquals(null, NativeLibrary.undefinedSymbol(null));
+  }
+
   @Test
   void missingJniLibraryNamesWhatWasLookedFor() throws Exception {
     Path empty = Files.createDirectory(temp.resolve("no-jni"));

@@ -114,6 +114,101 @@ class NDManagerTest {
   }
 
   @Test
+  void aContextClosedBeforeItsManagersLivesUntilTheLastOneCloses() {
+    // TensorFlow's tensor handles point at their context without keeping it alive: freeing the
+    // context while arrays are open would leave them reading freed memory.
+    long contextsBefore = TensorFlow.liveObjects().eagerContexts();
+    EagerContext context = EagerContext.create(SessionOptions.defaults(), false,
+        EagerContext.DevicePlacement.SILENT);
+    NDManager first = NDManager.newBaseManager(context);
+    NDManager second = NDManager.newBaseManager(context);
+    NDManager sub = first.newSubManager();
+    NDArray x = first.create(new float[] {1, 2}, 2);
+    NDArray doubled = x.add(x);
+    NDArray y = sub.create(new float[] {5}, 1);
+    context.close();
+    assertTrue(context.isClosed());
+    assertEquals(contextsBefore + 1, TensorFlow.liveObjects().eagerContexts(),
+        "the native context stays while managers on it are open");
+    // Closed for new work...
+    assertThrows(IllegalStateException.class, () -> x.add(x), "EagerContext is closed");
+    assertThrows(IllegalStateException.class, () -> NDManager.newBaseManager(context));
+    assertThrows(IllegalStateException.class, first::newSubManager);
+    assertThrows(IllegalStateException.class, context::devices);
+    // ...but what exists stays readable.
+    assertArrayEquals(new float[] {2, 4}, doubled.toFloatArray());
+    assertArrayEquals(new float[] {5}, y.toFloatArray());
+    first.close();
+    assertEquals(contextsBefore + 1, TensorFlow.liveObjects().eagerContexts());
+    second.close();
+    assertEquals(contextsBefore, TensorFlow.liveObjects().eagerContexts(),
+        "the last manager frees the context");
+    context.close();  // still idempotent
+    assertEquals(contextsBefore, TensorFlow.liveObjects().eagerContexts());
+  }
+
+  @Test
+  void aManagerClosingWhileAnotherThreadFreesOneOfItsArraysWaitsForIt() throws Exception {
+    long contextsBefore = TensorFlow.liveObjects().eagerContexts();
+    EagerContext context = EagerContext.create(SessionOptions.defaults(), false,
+        EagerContext.DevicePlacement.SILENT);
+    NDManager manager = NDManager.newBaseManager(context);
+    NDArray x = manager.create(new float[] {1, 2}, 2).add(1f);
+    context.close();
+    x.acquire();  // a call in flight on x: closing x waits for it
+    Thread closesArray = new Thread(x::close);
+    Thread closesManager = new Thread(manager::close);
+    try {
+      closesArray.start();
+      while (!x.isClosed()) {
+        Thread.sleep(1);
+      }
+      closesManager.start();
+      closesManager.join(300);
+      // x is closed but not yet freed: the manager must not release the context under it.
+      assertTrue(closesManager.isAlive(), "the manager's close returned before x was freed");
+      assertEquals(contextsBefore + 1, TensorFlow.liveObjects().eagerContexts());
+    } finally {
+      x.release();
+    }
+    closesArray.join(10_000);
+    closesManager.join(10_000);
+    assertFalse(closesManager.isAlive());
+    assertEquals(contextsBefore, TensorFlow.liveObjects().eagerContexts());
+  }
+
+  @Test
+  void managersClosedFirstFreeTheContextWhenItCloses() {
+    long contextsBefore = TensorFlow.liveObjects().eagerContexts();
+    EagerContext context = EagerContext.create(SessionOptions.defaults(), false,
+        EagerContext.DevicePlacement.SILENT);
+    try (NDManager m = NDManager.newBaseManager(context)) {
+      assertArrayEquals(new float[] {3}, m.create(new float[] {1}, 1).add(2f).toFloatArray());
+    }
+    assertEquals(contextsBefore + 1, TensorFlow.liveObjects().eagerContexts());
+    context.close();
+    assertEquals(contextsBefore, TensorFlow.liveObjects().eagerContexts());
+  }
+
+  @Test
+  void arraysOfTwoContextsMeetInOneOp() {
+    try (EagerContext c1 = EagerContext.create(SessionOptions.defaults(), false,
+            EagerContext.DevicePlacement.SILENT);
+        EagerContext c2 = EagerContext.create(SessionOptions.defaults(), false,
+            EagerContext.DevicePlacement.SILENT);
+        NDManager m1 = NDManager.newBaseManager(c1);
+        NDManager m2 = NDManager.newBaseManager(c2)) {
+      NDArray x = m1.create(new float[] {1, 2}, 2);
+      NDArray y = m2.create(new float[] {10, 20}, 2);
+      // The op runs on the receiver's context; the result belongs to the receiver's manager.
+      NDArray sum = x.add(y);
+      assertSame(m1, sum.getManager());
+      assertArrayEquals(new float[] {11, 22}, sum.toFloatArray());
+      assertArrayEquals(new float[] {11, 22}, y.add(x).toFloatArray());
+    }
+  }
+
+  @Test
   void aBuilderWhoseManagerClosedDoesNotRun() {
     LiveObjects before = TensorFlow.liveObjects();
     NDManager m = NDManager.newBaseManager();
