@@ -9,7 +9,9 @@
 # see bench/README.md.
 source "$(dirname "$0")/common.sh"
 
-BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g}"
+# The same for every contender. Pre-touching the heap keeps its first-touch page faults out of the
+# timings and out of RSS, so RSS growth shows native memory.
+BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
 JAR="$ROOT/bench/target/benchmarks.jar"
 
 usage() {
@@ -41,7 +43,9 @@ fi
 MODELS=$("$ROOT/scripts/bench-models.sh")
 TF_DIR=$(tensorflow_dir)
 # System properties for tfjni (io.tfjni.NativeLibrary) and for the benchmark's case loader.
+# The forks check that both bindings run TensorFlow $TFJNI_TF_VERSION.
 PROPS="-Dtfjni.tensorflow.dir=$TF_DIR -Dtfjni.library.dir=$BUILD/native -Dtfjni.bench.models=$MODELS"
+PROPS+=" -Dtfjni.bench.tensorflow.version=$TFJNI_TF_VERSION"
 for p in "$TF_DIR" "$BUILD/native" "$MODELS"; do
   # JMH splits -jvmArgsAppend at spaces.
   [[ "$p" != *" "* ]] || { echo "bench-java.sh: paths with spaces are not supported: $p" >&2; exit 1; }
@@ -49,22 +53,33 @@ done
 
 case "$mode" in
   jmh)
+    # JMH splits -jvmArgsAppend at spaces only when it is given once: fold the caller's into ours.
+    append="$BENCH_JVM_FLAGS $PROPS"
     args=()
-    after_p=0
+    prev=
     saw_foe=0
     for a in "$@"; do
+      if [[ "$prev" == -jvmArgsAppend ]]; then
+        append+=" $a"
+        prev=
+        continue
+      fi
+      case "$a" in
+        -jvmArgsAppend) prev=$a; continue ;;
+        -jvmArgsAppend=*) append+=" ${a#-jvmArgsAppend=}"; prev=; continue ;;
+        -foe) saw_foe=1 ;;
+      esac
       # Java reserves `case`, so the JMH parameter is named caseName: accept both spellings.
-      if [[ $after_p == 1 && "$a" == case=* ]]; then
+      if [[ "$prev" == -p && "$a" == case=* ]]; then
         a="caseName=${a#case=}"
       fi
-      [[ "$a" == -p ]] && after_p=1 || after_p=0
-      [[ "$a" == -foe ]] && saw_foe=1
+      prev=$a
       args+=("$a")
     done
     # A contender whose output is wrong fails its set-up; make that fail the run, not just a line.
     ((saw_foe)) || args=(-foe true "${args[@]}")
     # The parent JVM only forks (JMH hands its own JVM options to every fork, so it gets none).
-    exec java -jar "$JAR" -jvmArgsAppend "$BENCH_JVM_FLAGS $PROPS" "${args[@]}"
+    exec java -jar "$JAR" -jvmArgsAppend "$append" "${args[@]}"
     ;;
   rss)
     exec java $BENCH_JVM_FLAGS $PROPS -cp "$JAR" io.tfjni.bench.RssProbe "$@"

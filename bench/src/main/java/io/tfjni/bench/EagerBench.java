@@ -67,6 +67,7 @@ public class EagerBench {
       context = EagerContext.create(SessionOptions.defaults()
           .intraOpThreads(CaseParam.INTRA_OP_THREADS)
           .interOpThreads(CaseParam.INTER_OP_THREADS), false, EagerContext.DevicePlacement.SILENT);
+      OneLibraryPerJvm.checkVersion("tfjni", io.tfjni.TensorFlow.version());
     }
 
     @TearDown(Level.Trial)
@@ -118,6 +119,7 @@ public class EagerBench {
               .setInterOpParallelismThreads(CaseParam.INTER_OP_THREADS)
               .build())
           .build();
+      OneLibraryPerJvm.checkVersion("tensorflow-java", org.tensorflow.TensorFlow.version());
     }
 
     @TearDown(Level.Trial)

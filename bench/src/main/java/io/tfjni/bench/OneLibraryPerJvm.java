@@ -20,4 +20,20 @@ final class OneLibraryPerJvm {
     }
     System.setProperty(PROPERTY, binding);
   }
+
+  /**
+   * Prints which TensorFlow the binding loaded and, when {@value #VERSION_PROPERTY} is set (as
+   * scripts/bench-java.sh sets it), fails unless it is that version: every contender must run the
+   * same TensorFlow.
+   */
+  static void checkVersion(String binding, String version) {
+    System.err.println("# " + binding + " runs TensorFlow " + version);
+    String wanted = System.getProperty(VERSION_PROPERTY);
+    if (wanted != null && !wanted.isEmpty() && !wanted.equals(version)) {
+      throw new IllegalStateException(binding + " loaded TensorFlow " + version + " but "
+          + VERSION_PROPERTY + " asks for " + wanted);
+    }
+  }
+
+  static final String VERSION_PROPERTY = "tfjni.bench.tensorflow.version";
 }

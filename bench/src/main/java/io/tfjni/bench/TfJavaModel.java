@@ -42,6 +42,7 @@ public class TfJavaModel extends CaseParam {
         .withTags(TAG)
         .withConfigProto(config)
         .load();
+    OneLibraryPerJvm.checkVersion("tensorflow-java", org.tensorflow.TensorFlow.version());
     function = bundle.function(benchCase.signature());
   }
 

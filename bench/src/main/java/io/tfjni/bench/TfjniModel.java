@@ -32,6 +32,7 @@ public class TfjniModel extends CaseParam {
     SessionOptions options = SessionOptions.defaults()
         .intraOpThreads(INTRA_OP_THREADS).interOpThreads(INTER_OP_THREADS);
     model = SavedModel.load(benchCase.modelDir(), options, TAG);
+    OneLibraryPerJvm.checkVersion("tfjni", io.tfjni.TensorFlow.version());
     predictor = model.predictor(benchCase.signature(), List.of(benchCase.inputKey()),
         List.of(benchCase.outputKey()));
   }
