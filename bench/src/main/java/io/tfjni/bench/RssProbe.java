@@ -10,8 +10,10 @@ import java.util.Locale;
 
 /**
  * Makes many calls through one contender in this JVM and prints, at each checkpoint, one JSON line
- * with the process's resident set size (VmRSS), the Java heap in use and the number of garbage
- * collections so far. Run by {@code scripts/bench-java.sh rss CONTENDER CASE CALLS,CALLS,...},
+ * with the process's resident set size (VmRSS), the Java heap in use, the number of garbage
+ * collections so far, and the bytes the calling thread allocated inside the calls so far
+ * ({@code call_alloc_bytes}: the set-up and the printing are not counted; JMH's own bytes never
+ * are, so this is the exact allocation of the contender's calls). Run by {@code scripts/bench-java.sh rss CONTENDER CASE CALLS,CALLS,...},
  * always in a fresh JVM: one binding per process.
  *
  * <p>Usage: {@code RssProbe tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE N1,N2,...} (cumulative
@@ -31,18 +33,23 @@ public final class RssProbe {
     String contender = args[0];
     String caseName = args[1];
     long[] checkpoints = parseCheckpoints(args[2]);
+    com.sun.management.ThreadMXBean thread =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     try (Probe probe = Probe.open(contender, caseName)) {
       long done = 0;
+      long callBytes = 0;
       float acc = 0;
       for (long checkpoint : checkpoints) {
+        long before = thread.getCurrentThreadAllocatedBytes();
         for (; done < checkpoint; done++) {
           acc += probe.caller.call();
         }
+        callBytes += thread.getCurrentThreadAllocatedBytes() - before;
         sink = acc;
         System.out.println(String.format(Locale.ROOT,
             "{\"contender\":\"%s\",\"case\":\"%s\",\"calls\":%d,\"rss_kb\":%d,"
-                + "\"heap_used_bytes\":%d,\"gc_count\":%d}",
-            contender, caseName, done, rssKb(), heapUsedBytes(), gcCount()));
+                + "\"heap_used_bytes\":%d,\"gc_count\":%d,\"call_alloc_bytes\":%d}",
+            contender, caseName, done, rssKb(), heapUsedBytes(), gcCount(), callBytes));
         System.out.flush();
       }
     }
