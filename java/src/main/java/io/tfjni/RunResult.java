@@ -13,7 +13,8 @@ public final class RunResult implements AutoCloseable {
   private final Tensor[] outputs;
   private final long[] outputHandles;
   private final long[] inputHandles;
-  private final Tensor[] singleInput = new Tensor[1];
+  /** Made on first use: only {@link Predictor#run(Tensor, RunResult)} needs it. */
+  private Tensor[] singleInput;
   private boolean closed;
   private boolean filled;
 
@@ -87,7 +88,12 @@ public final class RunResult implements AutoCloseable {
   }
 
   Tensor[] singleInput() {
-    return singleInput;
+    Tensor[] single = singleInput;
+    if (single == null) {
+      single = new Tensor[1];
+      singleInput = single;
+    }
+    return single;
   }
 
   /** Hands the previous outputs to native code, which frees them before the run. */

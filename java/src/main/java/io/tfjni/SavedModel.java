@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TensorFlow SavedModel loaded into a session. Variables are restored and init ops (lookup
@@ -21,7 +20,9 @@ public final class SavedModel extends Model {
   public static final String DEFAULT_SIGNATURE = "serving_default";
 
   private final List<Signature> signatures;
-  private final Map<String, Predictor> mapApiPredictors = new ConcurrentHashMap<>();
+  private final Object mapApiLock = new Object();
+  /** Predictors of the map API; replaced as a whole under mapApiLock, read without a lock. */
+  private volatile MapApiPredictor[] mapApiPredictors = new MapApiPredictor[0];
 
   private SavedModel(long handle) {
     super(handle);
@@ -97,11 +98,36 @@ public final class SavedModel extends Model {
 
   /**
    * Runs a signature with inputs by key and returns every output (close the result). The
-   * predictor for each set of input keys is prepared once and reused.
+   * predictor for each set of input keys is prepared once and reused; finding it again allocates
+   * nothing, so a call allocates only the result it returns and the array of inputs in order.
    */
   public RunResult run(String signatureKey, Map<String, Tensor> inputs) {
     Objects.requireNonNull(signatureKey, "signatureKey");
     Objects.requireNonNull(inputs, "inputs");
+    MapApiPredictor prepared = findMapApiPredictor(signatureKey, inputs);
+    if (prepared == null) {
+      prepared = prepareMapApiPredictor(signatureKey, inputs);
+    }
+    String[] keys = prepared.inputKeys();
+    Tensor[] ordered = new Tensor[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      ordered[i] = inputs.get(keys[i]);
+    }
+    return prepared.predictor().run(ordered);
+  }
+
+  /** The prepared predictor whose input keys are exactly the map's keys, or null. */
+  private MapApiPredictor findMapApiPredictor(String signatureKey, Map<String, Tensor> inputs) {
+    for (MapApiPredictor candidate : mapApiPredictors) {
+      if (candidate.matches(signatureKey, inputs)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  /** Prepares (once per signature and set of keys) the predictor for these inputs. */
+  private MapApiPredictor prepareMapApiPredictor(String signatureKey, Map<String, Tensor> inputs) {
     String[] keys = inputs.keySet().toArray(new String[0]);
     for (String key : keys) {
       if (key == null) {
@@ -110,28 +136,47 @@ public final class SavedModel extends Model {
       }
     }
     Arrays.sort(keys);
-    String cacheKey = signatureKey + '\n' + String.join("\n", keys);
-    Predictor predictor = mapApiPredictors.get(cacheKey);
-    if (predictor == null || predictor.isClosed()) {
-      predictor = predictor(signatureKey, List.of(keys), List.of());
-      Predictor raced = mapApiPredictors.putIfAbsent(cacheKey, predictor);
-      if (raced != null && !raced.isClosed()) {
-        predictor.close();
-        predictor = raced;
-      } else if (raced != null) {
-        mapApiPredictors.put(cacheKey, predictor);
+    synchronized (mapApiLock) {
+      MapApiPredictor[] current = mapApiPredictors;
+      int slot = current.length;
+      for (int i = 0; i < current.length; i++) {
+        if (current[i].signatureKey().equals(signatureKey)
+            && Arrays.equals(current[i].inputKeys(), keys)) {
+          if (!current[i].predictor().isClosed()) {
+            return current[i];
+          }
+          slot = i;
+        }
       }
+      MapApiPredictor prepared = new MapApiPredictor(signatureKey, keys,
+          predictor(signatureKey, List.of(keys), List.of()));
+      MapApiPredictor[] next = Arrays.copyOf(current, Math.max(current.length, slot + 1));
+      next[slot] = prepared;
+      mapApiPredictors = next;
+      return prepared;
     }
-    Tensor[] ordered = new Tensor[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      ordered[i] = inputs.get(keys[i]);
+  }
+
+  /** A map-API predictor: a signature fed by these input keys, sorted. */
+  private record MapApiPredictor(String signatureKey, String[] inputKeys, Predictor predictor) {
+    /** Whether the map's keys are exactly these; allocates nothing (no key set, no iterator). */
+    boolean matches(String signature, Map<String, Tensor> inputs) {
+      if (inputKeys.length != inputs.size() || !signatureKey.equals(signature)
+          || predictor.isClosed()) {
+        return false;
+      }
+      for (String key : inputKeys) {
+        if (!inputs.containsKey(key)) {
+          return false;
+        }
+      }
+      return true;
     }
-    return predictor.run(ordered);
   }
 
   @Override
   void freeModel(long handle) {
-    mapApiPredictors.clear();
+    mapApiPredictors = new MapApiPredictor[0];
     nativeDelete(handle);
   }
 

@@ -1,0 +1,130 @@
+package io.tfjni.bench;
+
+import io.tfjni.Predictor;
+import io.tfjni.RunResult;
+import io.tfjni.SavedModel;
+import io.tfjni.SessionOptions;
+import io.tfjni.Tensor;
+import java.util.List;
+import java.util.Map;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * tfjni's side of {@link ModelBench}: one SavedModel per fork, shared by every caller thread, and
+ * per-thread callers for the map API and the prepared fast path. Nothing here touches tfjni before
+ * {@link #open()}, so JMH's parent JVM never loads it.
+ */
+@State(Scope.Benchmark)
+public class TfjniModel extends CaseParam {
+  BenchCase benchCase;
+  SavedModel model;
+  /** Feeds the case's input and fetches only its output, so a RunResult holds one tensor. */
+  Predictor predictor;
+
+  @Setup(Level.Trial)
+  public void open() {
+    OneLibraryPerJvm.claim("tfjni");
+    benchCase = BenchCase.load(caseName);
+    SessionOptions options = SessionOptions.defaults()
+        .intraOpThreads(INTRA_OP_THREADS).interOpThreads(INTER_OP_THREADS);
+    model = SavedModel.load(benchCase.modelDir(), options, TAG);
+    OneLibraryPerJvm.checkVersion("tfjni", io.tfjni.TensorFlow.version());
+    predictor = model.predictor(benchCase.signature(), List.of(benchCase.inputKey()),
+        List.of(benchCase.outputKey()));
+  }
+
+  @TearDown(Level.Trial)
+  public void close() {
+    if (model != null) {
+      model.close();  // closes the predictor too
+    }
+  }
+
+  /** A new input tensor holding the case's input (each caller thread has its own). */
+  Tensor newInput() {
+    long[] shape = benchCase.inputShape();
+    return benchCase.isStringInput()
+        ? Tensor.ofStrings(benchCase.inputStrings(), shape)
+        : Tensor.of(benchCase.inputFloats(), shape);
+  }
+
+  /** {@code SavedModel.run(signature, Map)}: inputs by key, a new result closed after each call. */
+  @State(Scope.Thread)
+  public static class MapCaller implements Caller {
+    private SavedModel model;
+    private String signature;
+    private String outputKey;
+    private Tensor input;
+    private Map<String, Tensor> inputs;
+    private float[] output;
+
+    @Setup(Level.Trial)
+    public void setUp(TfjniModel shared) {
+      model = shared.model;
+      signature = shared.benchCase.signature();
+      outputKey = shared.benchCase.outputKey();
+      input = shared.newInput();
+      inputs = Map.of(shared.benchCase.inputKey(), input);
+      output = new float[shared.benchCase.outputElements()];
+      call();
+      shared.benchCase.check("tfjniMap", output);
+    }
+
+    @Override
+    public float call() {
+      try (RunResult result = model.run(signature, inputs)) {
+        result.get(outputKey).copyTo(output);
+      }
+      return output[0];
+    }
+
+    @TearDown(Level.Trial)
+    @Override
+    public void close() {
+      if (input != null) {
+        input.close();
+      }
+    }
+  }
+
+  /** {@code Predictor.run(input, into)}: prepared feeds and fetches, one reused RunResult. */
+  @State(Scope.Thread)
+  public static class FastCaller implements Caller {
+    private Predictor predictor;
+    private Tensor input;
+    private RunResult result;
+    private float[] output;
+
+    @Setup(Level.Trial)
+    public void setUp(TfjniModel shared) {
+      predictor = shared.predictor;
+      input = shared.newInput();
+      result = predictor.newResult();
+      output = new float[shared.benchCase.outputElements()];
+      call();
+      shared.benchCase.check("tfjniFast", output);
+    }
+
+    @Override
+    public float call() {
+      predictor.run(input, result);
+      result.get(0).copyTo(output);
+      return output[0];
+    }
+
+    @TearDown(Level.Trial)
+    @Override
+    public void close() {
+      if (result != null) {
+        result.close();
+      }
+      if (input != null) {
+        input.close();
+      }
+    }
+  }
+}

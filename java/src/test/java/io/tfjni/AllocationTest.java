@@ -1,0 +1,126 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The prepared path allocates nothing on the Java heap: a run into a reused {@link RunResult} and
+ * reading its output with {@link Tensor#copyTo(Object)}. Counted with the JVM's per-thread
+ * allocation counter around many calls, not timed. A real allocation happens on every call, so a
+ * round of {@value #CALLS} calls finds at least that many bytes; the test passes if one of a few
+ * rounds allocates nothing (a one-off allocation inside the JVM cannot fail it).
+ */
+@ExtendWith(TestModels.NoLeaks.class)
+class AllocationTest {
+  private static final int WARM_UP_CALLS = 20_000;
+  private static final int CALLS = 5_000;
+  private static final int ROUNDS = 3;
+
+  private static com.sun.management.ThreadMXBean threads;
+  private static SavedModel multi;
+  private static SavedModel digits;
+
+  @BeforeAll
+  static void load() {
+    threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    multi = SavedModel.load(TestModels.dir().resolve("multi"));
+    digits = SavedModel.load(TestModels.dir().resolve("digits"));
+  }
+
+  @AfterAll
+  static void close() {
+    if (multi != null) {
+      multi.close();
+    }
+    if (digits != null) {
+      digits.close();
+    }
+  }
+
+  /** The fewest bytes this thread allocated in any of the rounds of {@code calls} calls. */
+  private static long fewestBytesAllocated(Runnable call) {
+    assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+        "this JVM does not count allocated bytes per thread");
+    for (int i = 0; i < WARM_UP_CALLS; i++) {
+      call.run();
+    }
+    long fewest = Long.MAX_VALUE;
+    for (int round = 0; round < ROUNDS && fewest > 0; round++) {
+      long before = threads.getCurrentThreadAllocatedBytes();
+      for (int i = 0; i < CALLS; i++) {
+        call.run();
+      }
+      fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
+    }
+    return fewest;
+  }
+
+  @Test
+  void theAllocationCounterSeesAnAllocationPerCall() {
+    // The counter must not miss small allocations, or the zero below would prove nothing.
+    Object[] keep = new Object[1];
+    long bytes = fewestBytesAllocated(() -> keep[0] = new long[] {System.nanoTime()});
+    assertTrue(bytes >= (long) CALLS * 16, "expected >= 16 bytes per call, counted " + bytes);
+  }
+
+  @Test
+  void aSingleInputRunIntoAReusedResultAllocatesNothing() throws Exception {
+    float[] pixels = new float[64];
+    for (int i = 0; i < pixels.length; i++) {
+      pixels[i] = (i * 7 % 17) / 16f;
+    }
+    try (Predictor predictor = digits.predictor("serving_default");
+        RunResult result = predictor.newResult();
+        Tensor images = Tensor.of(pixels, 1, 8, 8, 1)) {
+      float[] expected;
+      try (RunResult reference = predictor.run(images)) {
+        expected = reference.get("output_0").toFloatArray();
+      }
+      float[] probabilities = new float[10];
+      long bytes = fewestBytesAllocated(() -> {
+        predictor.run(images, result);
+        result.get(0).copyTo(probabilities);
+      });
+      assertEquals(0, bytes, "bytes allocated by " + CALLS + " runs (" + (double) bytes / CALLS
+          + " per run)");
+      assertArrayEquals(expected, probabilities, "the runs computed the model's output");
+    }
+  }
+
+  @Test
+  void aRunOfSeveralInputsAndOutputsIntoAReusedResultAllocatesNothing() {
+    try (Predictor predictor = multi.predictor("scale");
+        Predictor add = multi.predictor("add");
+        RunResult scaled = predictor.newResult();
+        RunResult sums = add.newResult();
+        Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+        Tensor a = Tensor.of(new float[] {1, 2, 3}, 3);
+        Tensor b = Tensor.of(new float[] {10, 20, 30}, 3)) {
+      Tensor[] addInputs = {a, b};
+      float[] twice = new float[6];
+      float[] total = new float[1];
+      float[] sum = new float[3];
+      long bytes = fewestBytesAllocated(() -> {
+        predictor.run(x, scaled);
+        scaled.get("scaled").copyTo(twice);
+        scaled.get("total").copyTo(total);
+        add.run(addInputs, sums);
+        sums.get(0).copyTo(sum);
+      });
+      assertEquals(0, bytes, "bytes allocated by " + CALLS + " rounds of runs");
+      assertArrayEquals(new float[] {2, 4, 6, 8, 10, 12}, twice);
+      assertArrayEquals(new float[] {21}, total);
+      assertArrayEquals(new float[] {11, 22, 33}, sum);
+      assertEquals(List.of("scaled", "total"), scaled.keys());
+    }
+  }
+}

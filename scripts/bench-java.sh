@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The Java benchmarks (bench/): tfjni's map API and fast path against TensorFlow Java 1.1.0.
+#
+#   scripts/bench-java.sh jmh [JMH ARGS...]          java -jar bench/target/benchmarks.jar ARGS
+#   scripts/bench-java.sh rss CONTENDER CASE N1,N2   RSS / heap / GC count after N1, N2 calls
+#
+# Builds tfjni (scripts/build.sh), installs it into ~/.m2 and packages bench/ first, unless
+# BENCH_NO_BUILD=1. Every JVM gets the same flags ($BENCH_JVM_FLAGS) and the tfjni properties;
+# see bench/README.md.
+source "$(dirname "$0")/common.sh"
+
+# The same for every contender. Pre-touching the heap keeps its first-touch page faults out of the
+# timings and out of RSS, so RSS growth shows native memory.
+BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
+JAR="$ROOT/bench/target/benchmarks.jar"
+
+usage() {
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+[[ $# -ge 1 ]] || usage
+mode=$1
+shift
+case "$mode" in
+  jmh) ;;
+  rss) [[ $# -eq 3 ]] || usage ;;
+  *) usage ;;
+esac
+
+if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
+  "$ROOT/scripts/build.sh" >&2
+  step "Installing tfjni into the local Maven repository" >&2
+  TF_DIR=$(tensorflow_dir)
+  (cd "$ROOT/java" && mvn -B -q install -DskipTests \
+    -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$TF_DIR" \
+    -Dtfjni.test.models="$(models_dir)") >&2
+  step "Packaging the benchmarks (bench/target/benchmarks.jar)" >&2
+  (cd "$ROOT/bench" && mvn -B -q package) >&2
+fi
+[[ -f "$JAR" ]] || { echo "no $JAR: run without BENCH_NO_BUILD=1 once" >&2; exit 1; }
+
+MODELS=$("$ROOT/scripts/bench-models.sh")
+TF_DIR=$(tensorflow_dir)
+# System properties for tfjni (io.tfjni.NativeLibrary) and for the benchmark's case loader.
+# The forks check that both bindings run TensorFlow $TFJNI_TF_VERSION.
+PROPS="-Dtfjni.tensorflow.dir=$TF_DIR -Dtfjni.library.dir=$BUILD/native -Dtfjni.bench.models=$MODELS"
+PROPS+=" -Dtfjni.bench.tensorflow.version=$TFJNI_TF_VERSION"
+for p in "$TF_DIR" "$BUILD/native" "$MODELS"; do
+  # JMH splits -jvmArgsAppend at spaces.
+  [[ "$p" != *" "* ]] || { echo "bench-java.sh: paths with spaces are not supported: $p" >&2; exit 1; }
+done
+
+case "$mode" in
+  jmh)
+    # JMH splits -jvmArgsAppend at spaces only when it is given once: fold the caller's into ours.
+    append="$BENCH_JVM_FLAGS $PROPS"
+    args=()
+    prev=
+    saw_foe=0
+    for a in "$@"; do
+      if [[ "$prev" == -jvmArgsAppend ]]; then
+        append+=" $a"
+        prev=
+        continue
+      fi
+      case "$a" in
+        -jvmArgsAppend) prev=$a; continue ;;
+        -jvmArgsAppend=*) append+=" ${a#-jvmArgsAppend=}"; prev=; continue ;;
+        -foe) saw_foe=1 ;;
+      esac
+      # Java reserves `case`, so the JMH parameter is named caseName: accept both spellings.
+      if [[ "$prev" == -p && "$a" == case=* ]]; then
+        a="caseName=${a#case=}"
+      fi
+      prev=$a
+      args+=("$a")
+    done
+    # A contender whose output is wrong fails its set-up; make that fail the run, not just a line.
+    ((saw_foe)) || args=(-foe true "${args[@]}")
+    # The parent JVM only forks (JMH hands its own JVM options to every fork, so it gets none).
+    exec java -jar "$JAR" -jvmArgsAppend "$append" "${args[@]}"
+    ;;
+  rss)
+    exec java $BENCH_JVM_FLAGS $PROPS -cp "$JAR" io.tfjni.bench.RssProbe "$@"
+    ;;
+esac
