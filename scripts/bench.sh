@@ -33,12 +33,12 @@ BENCH_JAVA="${BENCH_JAVA:-$ROOT/scripts/bench-java.sh}"
 BENCH_RSS_JOBS="${BENCH_RSS_JOBS:-2}"
 JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
 RSS_CASES=(text_b8 mlp_b1)  # the slower first, so parallel probes end together
-THREADS=(2 4)  # throughput runs; 1 thread comes from the latency run
+THREADS=(1 2 4)  # throughput runs
 
-# Budget of a full run on 2 quiet cores, ~27 min: building ~2 min (when tfjni is
-# built already); per round ~6 min: 38 JMH runs (~3.5 s each to start two JVMs,
+# Budget of a full run on 2 quiet cores, ~31 min: building ~2 min (when tfjni is
+# built already); per round ~7.3 min: 50 JMH runs (~3.5 s each to start two JVMs,
 # load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
-# 5 s (eager), the floor ~14 s per case, eager C++ ~7 s; 3 rounds ~17.5 min.
+# 5 s (eager), the floor ~14 s per case, eager C++ ~7 s; 3 rounds ~22 min.
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
 # contender, ~10 min one at a time, ~7.5 min two at a time.
 if [[ "$BENCH_QUICK" == 1 ]]; then
@@ -130,11 +130,11 @@ model_case() {
     return
   fi
   local bench="io\\.tfjni\\.bench\\.ModelBench\\.$contender\$"
-  run "r$round-$contender-$case-latency" jmh "$bench" -p case="$case" -t 1 -bm sample -tu us -prof gc \
+  run "r$round-$contender-$case-latency" jmh "$bench" -p case="$case" -t 1 -bm sample -tu us \
     "${JMH_LATENCY[@]}" -rff "$dir/latency-$contender-$case.json"
   for threads in "${THREADS[@]}"; do
     run "r$round-$contender-$case-t$threads" jmh "$bench" -p case="$case" -t "$threads" -bm thrpt -tu s \
-      "${JMH_THROUGHPUT[@]}" -rff "$dir/throughput-t$threads-$contender-$case.json"
+      -prof gc "${JMH_THROUGHPUT[@]}" -rff "$dir/throughput-t$threads-$contender-$case.json"
   done
 }
 

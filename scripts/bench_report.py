@@ -6,8 +6,8 @@ Usage:  bench_report.py RESULTS_DIR [--md docs/BENCHMARKS.md] [--png docs/benchm
 RESULTS_DIR is what scripts/bench.sh leaves in build/bench-results/<timestamp>/:
   meta.json                            machine, versions, command, settings
   round-N/floor-CASE.json              C API floor (Google Benchmark JSON, threads 1, 2, 4)
-  round-N/latency-C-CASE.json          JMH sample mode, 1 thread, gc profiler
-  round-N/throughput-tT-C-CASE.json    JMH thrpt mode, T threads
+  round-N/latency-C-CASE.json          JMH sample mode, 1 thread
+  round-N/throughput-tT-C-CASE.json    JMH thrpt mode, T threads, gc profiler (read at T=1)
   round-N/eager-cpp.json               Google Benchmark: tfjni C++ core and raw C API
   round-N/eager-C.json                 JMH avgt mode, gc profiler (tfjni, tfJava)
   rss-C-CASE.jsonl                     RSS probe lines {"contender", "case", "calls", "rss_kb", ...}
@@ -113,15 +113,14 @@ class Results:
                 p = m["scorePercentiles"]
                 v["p50_us"].append(us_per_op(p["50.0"], m["scoreUnit"]))
                 v["p99_us"].append(us_per_op(p["99.0"], m["scoreUnit"]))
-                # One caller thread calling back to back: calls/s is 1 / mean latency.
-                v["calls_per_s_t1"].append(1e6 / us_per_op(m["score"], m["scoreUnit"]))
-                self._read_gc(r, v)
         for path in d.glob("throughput-t*.json"):
             for r in load_json(path):
                 contender, case = r["benchmark"].rsplit(".", 1)[1], case_param(r)
-                m = r["primaryMetric"]
-                self.values[(contender, case)][f"calls_per_s_t{r['threads']}"].append(
-                    ops_per_s(m["score"], m["scoreUnit"]))
+                m, v = r["primaryMetric"], self.values[(contender, case)]
+                v[f"calls_per_s_t{r['threads']}"].append(ops_per_s(m["score"], m["scoreUnit"]))
+                # Bytes per call from one thread in thrpt mode: sample mode boxes its samples.
+                if r["threads"] == 1:
+                    self._read_gc(r, v)
         if (d / "eager-cpp.json").exists():
             for b in load_json(d / "eager-cpp.json")["benchmarks"]:
                 contender = {"BM_CApiAdd": FLOOR, "BM_CoreAdd": "core"}.get(b["name"])
@@ -383,10 +382,12 @@ def write_markdown(res, md_path, png_path):
         "",
         "Medians over the rounds. Latency is per call at one caller thread: JMH sample mode for the "
         "Java contenders, every call timed for the floor. \"p50 spread\" is half the range of the "
-        "rounds' medians around their median. Calls/s at 1 thread is 1 / mean latency of that run; at "
-        "2 and 4 threads (sharing one model) JMH's throughput mode and the floor's count of calls over "
-        "the wall time. B/call and GCs come from JMH's gc profiler over the measured iterations "
-        "(`gc.alloc.rate.norm`, `gc.count`); the floor has no Java heap. RSS is the process's VmRSS "
+        "rounds' medians around their median. Calls/s at 1, 2 and 4 caller threads (sharing one "
+        "model): JMH's throughput mode and the floor's count of calls over the wall time. B/call and "
+        "GCs come from JMH's gc profiler over the measured iterations of the 1-thread throughput run "
+        "(`gc.alloc.rate.norm`, `gc.count`; not from sample mode, which boxes its own samples on the "
+        "benchmark thread; where a call takes milliseconds, JMH's own few KB per iteration are divided "
+        "over few calls and show as some hundred B/call); the floor has no Java heap. RSS is the process's VmRSS "
         "after the given number of calls on one thread (MB = 10⁶ bytes). Where a case runs few calls "
         "per round (the CNN), its p99 is close to the slowest call.",
         "",
@@ -405,8 +406,8 @@ def write_markdown(res, md_path, png_path):
         "",
         f"* {meta['rounds']} round(s); each runs every contender on every case before the next round "
         "starts, in an order rotated per round, so the machine's drift hits all contenders alike.",
-        f"* JMH, one fork each: latency `-bm sample -t 1 -prof gc {s['jmh_latency']}`; throughput "
-        f"`-bm thrpt {s['jmh_throughput']}`; eager `-bm avgt -prof gc {s['jmh_eager']}`.",
+        f"* JMH, one fork each: latency `-bm sample -t 1 {s['jmh_latency']}`; throughput "
+        f"`-bm thrpt -prof gc {s['jmh_throughput']}`; eager `-bm avgt -prof gc {s['jmh_eager']}`.",
         f"* Every call runs the model on an input made once per thread and copies the whole output "
         f"into an array made once. The floor (`native/bench/model_floor_bench.cpp`): `TF_SessionRun`, "
         f"`memcpy`, `TF_DeleteTensor`; output checked against TensorFlow Python's "
