@@ -51,9 +51,25 @@ struct FieldWriter {
   }
 };
 
+// Our fields take precedence only if they start where a field may start. Raw
+// bytes that end inside a field (a cut varint, a length past the end) would
+// swallow the first of them, and TensorFlow could accept the result with that
+// setting silently lost.
+void check_whole_fields(std::string_view raw) {
+  try {
+    wire::Reader reader(raw);
+    while (reader.next()) {
+    }
+  } catch (const Error& e) {
+    throw_invalid_argument(std::string("the raw ConfigProto bytes are not a sequence of whole fields (") +
+                           e.what() + ")");
+  }
+}
+
 }  // namespace
 
 std::string SessionConfig::serialize() const {
+  check_whole_fields(raw_config_proto);
   const bool write_defaults = !raw_config_proto.empty();
   wire::Writer w;
   FieldWriter out{w, write_defaults};
