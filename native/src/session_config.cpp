@@ -1,6 +1,8 @@
 #include "tfjni/session_config.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "tfjni/error.h"
 #include "tfjni/wire_format.h"
@@ -87,7 +89,10 @@ std::string SessionConfig::serialize() const {
       throw_invalid_argument("GPU memory fraction must be a finite number >= 0, got " +
                              std::to_string(fraction));
     }
-    if (fraction != 0 || write_defaults) gpu.double_value(gpu_options::kMemoryFraction, fraction);
+    // proto3 leaves a double off when its bits are zero: -0.0 is written.
+    if (std::bit_cast<uint64_t>(fraction) != 0 || write_defaults) {
+      gpu.double_value(gpu_options::kMemoryFraction, fraction);
+    }
   }
   if (gpu_allow_growth) gpu_out.put_bool(gpu_options::kAllowGrowth, *gpu_allow_growth);
   if (gpu_visible_devices && (!gpu_visible_devices->empty() || write_defaults)) {

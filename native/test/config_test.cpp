@@ -87,6 +87,20 @@ TEST_F(ConfigTest, DefaultValuesAreLeftOffTheWireLikeProto3) {
   EXPECT_EQ(hex_dump(config.serialize()), hex_dump(""));
 }
 
+// Found by session_config_fuzz: -0.0 compares equal to 0 but is not protobuf's
+// default (a double is left off only when all its bits are zero), so protobuf,
+// and TensorFlow Python with it, writes it; leaving it off lost the sign.
+TEST_F(ConfigTest, NegativeZeroMemoryFractionIsWritten) {
+  SessionConfig config;
+  config.gpu_memory_fraction = -0.0;
+  wire::Writer gpu;
+  gpu.double_value(1, -0.0);
+  wire::Writer expected;
+  expected.bytes(6, gpu.data());
+  EXPECT_EQ(hex_dump(config.serialize()), hex_dump(expected.data()));
+  EXPECT_NO_THROW(SessionOptions options(config));
+}
+
 TEST_F(ConfigTest, NegativeThreadCountsAreInvalid) {
   SessionConfig intra;
   intra.intra_op_threads = -1;
