@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "fuzz_support.h"
+#include "tfjni/dtype.h"
 #include "tfjni/eager.h"
 #include "tfjni/eager_attrs.h"
 #include "tfjni/error.h"
@@ -103,6 +104,13 @@ class Encoding {
     return values;
   }
 
+  // dtype.h's codes only: the format refuses others.
+  int32_t read_dtype() {
+    auto code = read<int32_t>();
+    if (!tfjni::is_known_dtype(code)) fail("accepted: dtype code " + std::to_string(code));
+    return code;
+  }
+
   bool done() const { return rest_.empty(); }
 
  private:
@@ -114,7 +122,7 @@ Shape shape_of(const Tensor& t) { return {false, t.shape()}; }
 Value read_value(Encoding& in, AttrKind kind, const std::array<const Tensor*, 3>& tensors) {
   Value v;
   switch (kind) {
-    case AttrKind::kType: v.which = "type"; v.type = in.read<int32_t>(); break;
+    case AttrKind::kType: v.which = "type"; v.type = in.read_dtype(); break;
     case AttrKind::kInt: v.which = "i"; v.i = in.read<int64_t>(); break;
     case AttrKind::kFloat: v.which = "f"; v.f = in.read<uint32_t>(); break;
     case AttrKind::kBool: v.which = "b"; v.b = in.read<uint8_t>() != 0; break;
@@ -130,7 +138,7 @@ Value read_value(Encoding& in, AttrKind kind, const std::array<const Tensor*, 3>
       v.tensor_shape = shape_of(*tensors[index]);
       break;
     }
-    case AttrKind::kTypeList: v.list_type = in.list<int64_t>([&] { return in.read<int32_t>(); }); break;
+    case AttrKind::kTypeList: v.list_type = in.list<int64_t>([&] { return in.read_dtype(); }); break;
     case AttrKind::kIntList: v.list_i = in.list<int64_t>([&] { return in.read<int64_t>(); }); break;
     case AttrKind::kFloatList: v.list_f = in.list<uint32_t>([&] { return in.read<uint32_t>(); }); break;
     case AttrKind::kBoolList: v.list_b = in.list<bool>([&] { return in.read<uint8_t>() != 0; }); break;
