@@ -4,7 +4,9 @@
 source "$(dirname "$0")/common.sh"
 
 install_debian_packages() {
-  local wanted=(cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev openjdk-17-jdk-headless maven python3-venv)
+  # clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build the fuzz targets.
+  local wanted=(cmake ninja-build g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
+    openjdk-17-jdk-headless maven python3-venv)
   local missing=()
   for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

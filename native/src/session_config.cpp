@@ -1,6 +1,8 @@
 #include "tfjni/session_config.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "tfjni/error.h"
 #include "tfjni/wire_format.h"
@@ -51,9 +53,25 @@ struct FieldWriter {
   }
 };
 
+// Our fields take precedence only if they start where a field may start. Raw
+// bytes that end inside a field (a cut varint, a length past the end) would
+// swallow the first of them, and TensorFlow could accept the result with that
+// setting silently lost.
+void check_whole_fields(std::string_view raw) {
+  try {
+    wire::Reader reader(raw);
+    while (reader.next()) {
+    }
+  } catch (const Error& e) {
+    throw_invalid_argument(std::string("the raw ConfigProto bytes are not a sequence of whole fields (") +
+                           e.what() + ")");
+  }
+}
+
 }  // namespace
 
 std::string SessionConfig::serialize() const {
+  check_whole_fields(raw_config_proto);
   const bool write_defaults = !raw_config_proto.empty();
   wire::Writer w;
   FieldWriter out{w, write_defaults};
@@ -71,7 +89,10 @@ std::string SessionConfig::serialize() const {
       throw_invalid_argument("GPU memory fraction must be a finite number >= 0, got " +
                              std::to_string(fraction));
     }
-    if (fraction != 0 || write_defaults) gpu.double_value(gpu_options::kMemoryFraction, fraction);
+    // proto3 leaves a double off when its bits are zero: -0.0 is written.
+    if (std::bit_cast<uint64_t>(fraction) != 0 || write_defaults) {
+      gpu.double_value(gpu_options::kMemoryFraction, fraction);
+    }
   }
   if (gpu_allow_growth) gpu_out.put_bool(gpu_options::kAllowGrowth, *gpu_allow_growth);
   if (gpu_visible_devices && (!gpu_visible_devices->empty() || write_defaults)) {

@@ -1,7 +1,9 @@
 #include "tfjni/signature.h"
 
 #include <algorithm>
+#include <cstdint>
 
+#include "tfjni/dtype.h"
 #include "tfjni/error.h"
 #include "tfjni/wire_format.h"
 
@@ -21,6 +23,15 @@ constexpr uint32_t kTensorInfoShape = 3;
 constexpr uint32_t kShapeDim = 2;
 constexpr uint32_t kShapeUnknownRank = 3;
 constexpr uint32_t kDimSize = 1;
+
+// proto3 enums are open: a TensorInfo may carry a code TF_DataType has no value
+// for (a reference type such as DT_FLOAT_REF = 101, or a type newer than
+// tfjni). Converting that to the enum is undefined behaviour, so it reads as 0,
+// "no dtype", as for an op without outputs.
+TF_DataType dtype_of(uint64_t code) {
+  bool known = code <= static_cast<uint64_t>(INT32_MAX) && is_known_dtype(static_cast<int>(code));
+  return static_cast<TF_DataType>(known ? code : 0);
+}
 
 void parse_shape(std::string_view bytes, TensorSpec& spec) {
   wire::Reader shape(bytes);
@@ -47,7 +58,7 @@ TensorSpec parse_tensor_info(std::string key, std::string_view bytes) {
   while (info.next()) {
     switch (info.field()) {
       case kTensorInfoName: spec.tensor_name = info.bytes(); break;
-      case kTensorInfoDtype: spec.dtype = static_cast<TF_DataType>(info.varint()); break;
+      case kTensorInfoDtype: spec.dtype = dtype_of(info.varint()); break;
       case kTensorInfoShape: parse_shape(info.bytes(), spec); break;
       default: break;
     }

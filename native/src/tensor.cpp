@@ -106,12 +106,15 @@ Tensor Tensor::allocate(TF_DataType dtype, std::span<const int64_t> dims) {
 
 Tensor Tensor::copy_of(TF_DataType dtype, std::span<const int64_t> dims, const void* data,
                        size_t byte_size) {
-  Tensor tensor = allocate(dtype, dims);
-  if (byte_size != tensor.byte_size()) {
+  if (dtype == TF_STRING) throw_invalid_argument("string tensors are created from their values");
+  // Sizes first: a huge shape beside a few bytes must not allocate (and zero) the huge size.
+  size_t needed = checked_byte_size(dtype, dims);
+  if (byte_size != needed) {
     throw_invalid_argument("shape " + shape_string({dims.begin(), dims.end()}) + " of " +
-                           dtype_name(dtype) + " needs " + std::to_string(tensor.byte_size()) +
-                           " bytes, got " + std::to_string(byte_size));
+                           dtype_name(dtype) + " needs " + std::to_string(needed) + " bytes, got " +
+                           std::to_string(byte_size));
   }
+  Tensor tensor = allocate(dtype, dims);
   if (byte_size > 0) std::memcpy(tensor.data(), data, byte_size);
   return tensor;
 }

@@ -73,6 +73,16 @@ uint64_t Reader::varint() const {
   return scalar_;
 }
 
+uint64_t Reader::fixed64() const {
+  if (type_ != WireType::kFixed64) malformed("expected a fixed64 field");
+  return scalar_;
+}
+
+uint32_t Reader::fixed32() const {
+  if (type_ != WireType::kFixed32) malformed("expected a fixed32 field");
+  return static_cast<uint32_t>(scalar_);
+}
+
 std::string_view Reader::bytes() const {
   if (type_ != WireType::kLengthDelimited) malformed("expected a length-delimited field");
   return payload_;

@@ -87,6 +87,20 @@ TEST_F(ConfigTest, DefaultValuesAreLeftOffTheWireLikeProto3) {
   EXPECT_EQ(hex_dump(config.serialize()), hex_dump(""));
 }
 
+// Found by session_config_fuzz: -0.0 compares equal to 0 but is not protobuf's
+// default (a double is left off only when all its bits are zero), so protobuf,
+// and TensorFlow Python with it, writes it; leaving it off lost the sign.
+TEST_F(ConfigTest, NegativeZeroMemoryFractionIsWritten) {
+  SessionConfig config;
+  config.gpu_memory_fraction = -0.0;
+  wire::Writer gpu;
+  gpu.double_value(1, -0.0);
+  wire::Writer expected;
+  expected.bytes(6, gpu.data());
+  EXPECT_EQ(hex_dump(config.serialize()), hex_dump(expected.data()));
+  EXPECT_NO_THROW(SessionOptions options(config));
+}
+
 TEST_F(ConfigTest, NegativeThreadCountsAreInvalid) {
   SessionConfig intra;
   intra.intra_op_threads = -1;
@@ -164,7 +178,31 @@ TEST_F(ConfigTest, TypedDefaultsOverrideRawConfigProto) {
   EXPECT_EQ(soft, 0u);
 }
 
-TEST_F(ConfigTest, GarbageRawConfigIsRejectedByTensorFlow) {
+// Found by session_config_fuzz: raw bytes ending inside a field swallowed the
+// typed fields after them. Raw 0xf8 (a cut field key) + allow_soft_placement
+// gave f8 38 01, which protobuf reads as field 911 = 1: soft placement lost.
+TEST_F(ConfigTest, RawConfigProtoCutInsideAFieldIsRejected) {
+  wire::Writer whole;
+  whole.varint(2, 7);
+  whole.bytes(8, "device filter");
+  const std::string cut_key = "\xf8";
+  const std::string cut_value = whole.data().substr(0, 1) + "\x80";
+  const std::string cut_length = whole.data().substr(0, whole.data().size() - 1);
+  for (const std::string& raw : {cut_key, cut_value, cut_length}) {
+    SCOPED_TRACE(hex_dump(raw));
+    SessionConfig config;
+    config.allow_soft_placement = true;
+    config.raw_config_proto = raw;
+    EXPECT_TRUE(throws_error([&] { config.serialize(); }, TF_INVALID_ARGUMENT,
+                             {"raw ConfigProto", "whole fields", "malformed"}));
+  }
+  SessionConfig config;
+  config.allow_soft_placement = true;
+  config.raw_config_proto = whole.data();
+  EXPECT_EQ(config.serialize(), whole.data() + "\x38\x01");
+}
+
+TEST_F(ConfigTest, GarbageRawConfigIsRejected) {
   SessionConfig config;
   config.raw_config_proto = std::string("\xff\xff\xff", 3);
   EXPECT_TRUE(throws_error([&] { SessionOptions options(config); }, TF_INVALID_ARGUMENT));

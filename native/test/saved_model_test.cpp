@@ -245,6 +245,26 @@ TEST_F(SavedModelTest, ParsesShapesOfAllKinds) {
   EXPECT_EQ(def.outputs[0].dtype, TF_DOUBLE);
 }
 
+// Found by signature_fuzz: proto3 enums are open, and a code outside
+// TF_DataType (a reference type such as DT_FLOAT_REF = 101) must not be cast
+// to the enum (undefined behaviour). It reads as 0, "no dtype".
+TEST_F(SavedModelTest, DtypeCodesTfjniDoesNotKnowReadAsNone) {
+  wire::Writer sig;
+  sig.bytes(1, map_entry("uint4", tensor_info("a:0", TF_UINT4, {})));
+  sig.bytes(1, map_entry("ref", tensor_info("b:0", 101, {})));
+  sig.bytes(1, map_entry("float8_e4m3fnuz", tensor_info("c:0", 26, {})));
+  sig.bytes(1, map_entry("huge", tensor_info("d:0", -1, {})));  // a ten-byte varint
+  std::vector<SignatureDef> defs = parse_signature_defs(meta_graph("sig", sig.data()));
+  ASSERT_EQ(defs.size(), 1u);
+  ASSERT_EQ(defs[0].inputs.size(), 4u);
+  EXPECT_EQ(defs[0].find_input("uint4")->dtype, TF_UINT4);
+  for (const char* key : {"ref", "float8_e4m3fnuz", "huge"}) {
+    SCOPED_TRACE(key);
+    EXPECT_EQ(static_cast<int>(defs[0].find_input(key)->dtype), 0);
+    EXPECT_EQ(defs[0].find_input(key)->tensor_name.size(), 3u);  // the rest is still read
+  }
+}
+
 TEST_F(SavedModelTest, SignaturesAreSortedByKey) {
   wire::Writer w;
   for (const char* key : {"b", "c", "a"}) w.bytes(5, map_entry(key, ""));

@@ -167,6 +167,22 @@ TEST_F(TensorTest, CopyOfSizeMismatchIsInvalid) {
   EXPECT_EQ(empty.num_elements(), 0);
 }
 
+// Found by tensor_fuzz: copy_of allocated (and zeroed) the shape's size before
+// comparing it with the data's, so [5027642012246328773] UINT8 beside a few
+// bytes asked TensorFlow for 5 EB (RESOURCE_EXHAUSTED, or gigabytes allocated
+// and zeroed for nothing when the machine has them).
+TEST_F(TensorTest, CopyOfChecksTheSizeBeforeAllocating) {
+  const std::array<uint8_t, 4> bytes{1, 2, 3, 4};
+  const std::vector<int64_t> huge{5027642012246328773};
+  EXPECT_TRUE(throws_error([&] { Tensor::copy_of(TF_UINT8, huge, bytes.data(), bytes.size()); }, TF_INVALID_ARGUMENT,
+                           {"needs 5027642012246328773 bytes, got 4"}));
+  const std::vector<int64_t> eight_gib{int64_t{1} << 31};
+  EXPECT_TRUE(throws_error([&] { Tensor::copy_of(TF_FLOAT, eight_gib, bytes.data(), bytes.size()); },
+                           TF_INVALID_ARGUMENT, {"needs 8589934592 bytes, got 4"}));
+  EXPECT_TRUE(throws_error([&] { Tensor::copy_of(TF_STRING, std::vector<int64_t>{1}, bytes.data(), bytes.size()); },
+                           TF_INVALID_ARGUMENT, {"created from their values"}));
+}
+
 TEST_F(TensorTest, AdoptNullIsInternal) {
   EXPECT_TRUE(throws_error([] { Tensor::adopt(nullptr); }, TF_INTERNAL));
 }

@@ -117,6 +117,26 @@ TEST_F(WireFormatTest, Fixed64AndDoubleAreLittleEndian) {
   EXPECT_EQ(d.data(), raw({0x09, 0, 0, 0, 0, 0, 0, 0xe0, 0x3f}));
 }
 
+TEST_F(WireFormatTest, FixedWidthValuesReadBack) {
+  Writer w;
+  w.fixed64(1, 0x0102030405060708ULL);
+  w.double_value(2, -0.1);
+  std::string bytes = w.data() + raw({0x1d, 0x78, 0x56, 0x34, 0x12});  // field 3, fixed32 0x12345678
+  Reader r(bytes);
+  ASSERT_TRUE(r.next());
+  EXPECT_EQ(r.fixed64(), 0x0102030405060708ULL);
+  ASSERT_TRUE(r.next());
+  double value;
+  uint64_t bits = r.fixed64();
+  std::memcpy(&value, &bits, sizeof value);
+  EXPECT_EQ(value, -0.1);
+  ASSERT_TRUE(r.next());
+  EXPECT_EQ(r.fixed32(), 0x12345678u);
+  EXPECT_TRUE(throws_error([&] { (void)r.fixed64(); }, TF_DATA_LOSS, {"fixed64"}));
+  EXPECT_TRUE(throws_error([&] { (void)r.varint(); }, TF_DATA_LOSS, {"varint"}));
+  EXPECT_FALSE(r.next());
+}
+
 TEST_F(WireFormatTest, Fixed32FieldsAreSkippable) {
   // Field 2, wire type 5, then a varint field 3 = 1.
   const std::string bytes = raw({0x15, 0x01, 0x02, 0x03, 0x04, 0x18, 0x01});
@@ -181,6 +201,7 @@ TEST_F(WireFormatTest, ReadingTheWrongWireTypeIsDataLoss) {
   EXPECT_TRUE(throws_error([&] { (void)r.bytes(); }, TF_DATA_LOSS, {"length-delimited"}));
   ASSERT_TRUE(r.next());
   EXPECT_TRUE(throws_error([&] { (void)r.varint(); }, TF_DATA_LOSS, {"varint"}));
+  EXPECT_TRUE(throws_error([&] { (void)r.fixed32(); }, TF_DATA_LOSS, {"fixed32"}));
 }
 
 // Random bytes and random truncations of a valid message: the reader either

@@ -27,7 +27,8 @@ struct SessionConfig {
   std::string raw_config_proto;
 
   // The serialized ConfigProto; throws INVALID_ARGUMENT for negative thread
-  // counts or a memory fraction that is not a finite number >= 0.
+  // counts, a memory fraction that is not a finite number >= 0, or raw bytes
+  // that are not a sequence of whole fields.
   std::string serialize() const;
 };
 

@@ -13,7 +13,7 @@ namespace tfjni {
 struct TensorSpec {
   std::string key;          // the signature's name for it
   std::string tensor_name;  // graph tensor, "op:index"; empty if not dense
-  TF_DataType dtype = static_cast<TF_DataType>(0);
+  TF_DataType dtype = static_cast<TF_DataType>(0);  // 0: none, or a code tfjni does not know
   std::vector<int64_t> shape;  // -1 for an unknown dimension
   bool unknown_rank = false;
 };

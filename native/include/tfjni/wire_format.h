@@ -24,6 +24,8 @@ class Reader {
   WireType type() const noexcept { return type_; }
   // The current field's value; throws DATA_LOSS if the wire type differs.
   uint64_t varint() const;
+  uint64_t fixed64() const;  // a double's bits, for example
+  uint32_t fixed32() const;  // a float's bits, for example
   std::string_view bytes() const;
 
  private:
