@@ -326,8 +326,8 @@ TEST_F(EagerAttrsTest, EveryKindReadsBackAsTensorFlowStoresIt) {
   EXPECT_EQ(attrs.at("type").type, TF_BFLOAT16);
   EXPECT_EQ(attrs.at("int_min").i, std::numeric_limits<int64_t>::min());
   EXPECT_EQ(attrs.at("int_minus_one").i, -1);
-  EXPECT_EQ(attrs.at("float_tiny").f, 1e-30f);
-  EXPECT_EQ(attrs.at("float_inf").f, -inf);
+  EXPECT_EQ(attrs.at("float_tiny").f(), 1e-30f);
+  EXPECT_EQ(attrs.at("float_inf").f(), -inf);
   EXPECT_EQ(attrs.at("bool_true").which, "b");
   EXPECT_TRUE(attrs.at("bool_true").b);
   EXPECT_FALSE(attrs.at("bool_false").b);
@@ -339,11 +339,11 @@ TEST_F(EagerAttrsTest, EveryKindReadsBackAsTensorFlowStoresIt) {
   EXPECT_EQ(attrs.at("shape_scalar").which, "shape");
   EXPECT_EQ(attrs.at("shape_scalar").shape, (ShapeValue{false, {}}));
   EXPECT_EQ(attrs.at("tensor").which, "tensor");
-  EXPECT_EQ(attrs.at("types").list_type, (std::vector<int>{TF_FLOAT, TF_STRING, TF_INT64}));
+  EXPECT_EQ(attrs.at("types").list_type, (std::vector<int64_t>{TF_FLOAT, TF_STRING, TF_INT64}));
   EXPECT_EQ(attrs.at("types_empty").which, "list");
   EXPECT_TRUE(attrs.at("types_empty").list_type.empty());
   EXPECT_EQ(attrs.at("ints").list_i, (std::vector<int64_t>{std::numeric_limits<int64_t>::max(), -1, 0}));
-  EXPECT_EQ(attrs.at("floats").list_f, (std::vector<float>{0.5f, -2, inf}));
+  EXPECT_EQ(attrs.at("floats").list_f(), (std::vector<float>{0.5f, -2, inf}));
   EXPECT_EQ(attrs.at("bools").list_b, (std::vector<bool>{true, false, true}));
   EXPECT_EQ(attrs.at("strings").list_s, (std::vector<std::string>{"", std::string(40, 's'), odd}));
   const std::vector<ShapeValue> shapes{{false, {1, 2}}, {true, {}}, {false, {}}, {false, {-1}}};

@@ -463,7 +463,7 @@ TEST_F(EagerTest, AttrIntAndFloat) {
   EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{-0.5f, -0.25f, 0, 3}));
   AttrValue alpha = attr_of(op, "alpha");
   EXPECT_EQ(alpha.which, "f");
-  EXPECT_EQ(alpha.f, 0.25f);
+  EXPECT_EQ(alpha.f(), 0.25f);
 
   Op ints(context_, "Split");
   ints.attr_int("num_split", -3);  // negative values are stored as given
@@ -569,7 +569,7 @@ TEST_F(EagerTest, AttrTypeListOfIdentityN) {
   EXPECT_EQ(values_of<int32_t>(out[1]), (std::vector<int32_t>{4, 5}));
   AttrValue t = attr_of(op, "T");
   EXPECT_EQ(t.which, "list");
-  EXPECT_EQ(t.list_type, (std::vector<int>{TF_FLOAT, TF_INT32}));
+  EXPECT_EQ(t.list_type, (std::vector<int64_t>{TF_FLOAT, TF_INT32}));
 
   // Set before the inputs, the list is what TensorFlow checks them against.
   const TF_DataType wrong[] = {TF_INT32, TF_INT32};
@@ -624,7 +624,7 @@ TEST_F(EagerTest, AttrFloatListOfBucketize) {
   std::vector<TensorHandle> out = op.execute();
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{0, 1, 1, 2, 2, 3, 3}));
-  EXPECT_EQ(attr_of(op, "boundaries").list_f, (std::vector<float>{0, 10, 100}));
+  EXPECT_EQ(attr_of(op, "boundaries").list_f(), (std::vector<float>{0, 10, 100}));
 }
 
 // No op of TensorFlow's own has a list(bool) attribute (only test ops do): the

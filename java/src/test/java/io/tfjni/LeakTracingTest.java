@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -285,23 +283,10 @@ class LeakTracingTest {
 
   private static String runProbe(List<String> jvmOptions, Map<String, String> env)
       throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(LeakTracingProbe.class.getName());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().remove(LeakTracer.ENV);
-    builder.environment().putAll(env);
-    Process process = builder.start();
-    String output;
-    try (InputStream in = process.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child JVM timed out");
-    assertEquals(0, process.exitValue(), output);
-    return output;
+    ChildJvm.Outcome outcome = ChildJvm.run(jvmOptions, LeakTracingProbe.class, List.of(),
+        List.of(LeakTracer.ENV), env);
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    return outcome.output();
   }
 
   @Test

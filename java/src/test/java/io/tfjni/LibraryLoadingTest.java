@@ -3,6 +3,7 @@ package io.tfjni;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfjni.ChildJvm.Outcome;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -46,27 +47,9 @@ class LibraryLoadingTest {
     return farm;
   }
 
-  private record Outcome(int exitCode, String output) {}
-
   private Outcome runProbe(List<String> jvmOptions, Map<String, String> env) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(LoadProbe.class.getName());
-    command.add(TestModels.dir().toString());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().remove(NativeLibrary.TENSORFLOW_DIR_ENV);
-    builder.environment().remove(NativeLibrary.LIBRARY_DIR_ENV);
-    builder.environment().putAll(env);
-    Process process = builder.start();
-    String output;
-    try (InputStream in = process.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child JVM timed out");
-    return new Outcome(process.exitValue(), output);
+    return ChildJvm.run(jvmOptions, LoadProbe.class, List.of(TestModels.dir().toString()),
+        List.of(NativeLibrary.TENSORFLOW_DIR_ENV, NativeLibrary.LIBRARY_DIR_ENV), env);
   }
 
   @Test
