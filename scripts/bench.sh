@@ -106,7 +106,7 @@ else
   CONTENDERS=(c_api)
   EAGER_CONTENDERS=(cpp)
 fi
-export BENCH_NO_BUILD=1
+export BENCH_NO_BUILD=1 BENCH_MODELS="$MODELS"
 
 step "Machine"
 CPU_MODEL=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
