@@ -369,6 +369,29 @@ def build_strings(out_dir):
     return cases, {}, "1 signature"
 
 
+# More inputs and outputs than tfjni keeps on the stack in one run (16), so the heap path runs.
+WIDE_TENSORS = 20
+
+
+def build_wide(out_dir):
+    import numpy as np
+    import tensorflow as tf
+
+    specs = [tf.TensorSpec([None], tf.float32, name="x%02d" % i) for i in range(WIDE_TENSORS)]
+
+    class Wide(tf.Module):
+        @tf.function(input_signature=specs)
+        def scale_each(self, *xs):
+            return {"y%02d" % i: x * float(i + 1) for i, x in enumerate(xs)}
+
+    m = Wide()
+    tf.saved_model.save(m, str(out_dir / "wide"),
+                        signatures={"scale_each": m.scale_each.get_concrete_function()})
+    inputs = {"x%02d" % i: np.array([i, -0.5 * i, 1.0], np.float32) for i in range(WIDE_TENSORS)}
+    cases = [run_saved_model_case(out_dir, "wide_scale_each", "wide", [("scale_each", inputs)])]
+    return cases, {}, "%d inputs, %d outputs" % (WIDE_TENSORS, WIDE_TENSORS)
+
+
 def build_counter(out_dir):
     import numpy as np
     import tensorflow as tf
@@ -617,6 +640,7 @@ def main(argv):
         ("dtypes", "saved_model", build_dtypes),
         ("shapes", "saved_model", build_shapes),
         ("strings", "saved_model", build_strings),
+        ("wide", "saved_model", build_wide),
         ("counter", "saved_model", build_counter),
         ("lookup", "saved_model", build_lookup),
         ("frozen", "graph_def", build_frozen),

@@ -1,18 +1,18 @@
 // Natives of io.tfjni.Predictor: a prepared runner and its one-crossing run.
-#include <array>
 #include <optional>
+#include <utility>
 
 #include "jni_support.h"
 #include "tfjni/error.h"
 #include "tfjni/runner.h"
+#include "tfjni/scratch.h"
 
 using namespace tfjni::jni;
 using tfjni::Runner;
+using tfjni::Scratch;
 using tfjni::Tensor;
 
 namespace {
-
-constexpr jsize kStackSlots = 64;
 
 jbyteArray encode_endpoints(JNIEnv* env, const Runner& runner) {
   SpecEncoder out;
@@ -27,29 +27,35 @@ jbyteArray encode_endpoints(JNIEnv* env, const Runner& runner) {
   return to_byte_array(env, out.bytes());
 }
 
-void run(JNIEnv* env, const Runner& runner, jlongArray input_handles, jlongArray output_handles) {
-  jsize num_inputs = env->GetArrayLength(input_handles);
-  jsize num_outputs = env->GetArrayLength(output_handles);
-  if (num_inputs > kStackSlots || num_outputs > kStackSlots) {
-    throw tfjni::Error(TF_UNIMPLEMENTED, "more than 64 inputs or outputs in one run");
+// `handle_array` holds the inputs' handles, then the previous outputs' handles.
+// The previous outputs are freed first (their memory is free for this run) and
+// replaced by the new outputs' handles, or by zeros where a failed run left none.
+void run(JNIEnv* env, const Runner& runner, jlongArray handle_array) {
+  // io.tfjni.RunResult sizes the array from these counts: no length to read.
+  const size_t num_inputs = runner.inputs().size();
+  const size_t num_outputs = runner.outputs().size();
+  Scratch<jlong, 2 * tfjni::kStackTensors> handles(num_inputs + num_outputs);
+  env->GetLongArrayRegion(handle_array, 0, static_cast<jsize>(num_inputs + num_outputs), handles.data());
+  if (env->ExceptionCheck()) return;
+  jlong* output_handles = handles.data() + num_inputs;
+  for (size_t i = 0; i < num_outputs; ++i) {
+    delete reinterpret_cast<Tensor*>(static_cast<intptr_t>(std::exchange(output_handles[i], 0)));
   }
-  std::array<jlong, kStackSlots> handles;
-  // The previous results are released first: their memory is free for this run.
-  env->GetLongArrayRegion(output_handles, 0, num_outputs, handles.data());
-  for (jsize i = 0; i < num_outputs; ++i) {
-    delete reinterpret_cast<Tensor*>(static_cast<intptr_t>(handles[i]));
-    handles[i] = 0;
+  auto store_outputs = [&] {
+    env->SetLongArrayRegion(handle_array, static_cast<jsize>(num_inputs), static_cast<jsize>(num_outputs),
+                            output_handles);
+  };
+  try {
+    Scratch<const Tensor*> inputs(num_inputs);
+    for (size_t i = 0; i < num_inputs; ++i) inputs[i] = from_handle<Tensor>(handles[i]);
+    Scratch<std::optional<Tensor>> results(num_outputs);
+    runner.run(inputs.span(), results.span());
+    for (size_t i = 0; i < num_outputs; ++i) output_handles[i] = to_handle(new Tensor(std::move(*results[i])));
+  } catch (...) {
+    store_outputs();  // the outputs made before the failure, zeros for the rest
+    throw;
   }
-  env->SetLongArrayRegion(output_handles, 0, num_outputs, handles.data());
-
-  std::array<const Tensor*, kStackSlots> inputs;
-  env->GetLongArrayRegion(input_handles, 0, num_inputs, handles.data());
-  for (jsize i = 0; i < num_inputs; ++i) inputs[i] = from_handle<Tensor>(handles[i]);
-  std::array<std::optional<Tensor>, kStackSlots> results;
-  runner.run({inputs.data(), static_cast<size_t>(num_inputs)},
-             {results.data(), static_cast<size_t>(num_outputs)});
-  for (jsize i = 0; i < num_outputs; ++i) handles[i] = to_handle(new Tensor(std::move(*results[i])));
-  env->SetLongArrayRegion(output_handles, 0, num_outputs, handles.data());
+  store_outputs();
 }
 
 }  // namespace
@@ -84,10 +90,9 @@ JNIEXPORT jbyteArray JNICALL Java_io_tfjni_Predictor_nativeEndpoints(JNIEnv* env
   return guarded(env, [&] { return encode_endpoints(env, *from_handle<Runner>(handle)); });
 }
 
-// Frees the tensors in `outputs`, runs, and stores the new output handles there.
 JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeRun(JNIEnv* env, jclass, jlong handle,
-                                                         jlongArray inputs, jlongArray outputs) {
-  guarded(env, [&] { run(env, *from_handle<Runner>(handle), inputs, outputs); });
+                                                         jlongArray handles) {
+  guarded(env, [&] { run(env, *from_handle<Runner>(handle), handles); });
 }
 
 JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeDelete(JNIEnv* env, jclass, jlong handle) {

@@ -6,6 +6,7 @@
 
 #include "tfjni/dtype.h"
 #include "tfjni/error.h"
+#include "tfjni/scratch.h"
 
 namespace tfjni {
 namespace {
@@ -154,13 +155,11 @@ void Runner::run(std::span<const Tensor* const> inputs, std::span<std::optional<
     throw_invalid_argument("expected room for " + std::to_string(outputs_.size()) + " outputs, got " +
                            std::to_string(results.size()));
   }
-  // Per-thread scratch: the steady state allocates nothing here.
-  thread_local std::vector<TF_Tensor*> feed_values, fetched;
-  feed_values.clear();
-  for (const Tensor* t : inputs) feed_values.push_back(t->get());
-  fetched.assign(outputs_.size(), nullptr);
-  session_->run(feed_outputs_, feed_values, fetch_outputs_, fetched);
-  for (size_t i = 0; i < fetched.size(); ++i) {
+  Scratch<TF_Tensor*> feed_values(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) feed_values[i] = inputs[i]->get();
+  Scratch<TF_Tensor*> fetched(outputs_.size());
+  session_->run(feed_outputs_, feed_values.span(), fetch_outputs_, fetched.span());
+  for (size_t i = 0; i < outputs_.size(); ++i) {
     results[i].reset();
     results[i].emplace(Tensor::adopt(std::exchange(fetched[i], nullptr)));
   }

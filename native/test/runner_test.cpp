@@ -15,8 +15,8 @@ namespace {
 using RunnerTest = LeakCheckedTest;
 
 // Models whose manifest cases have a test below.
-const std::set<std::string> kCoveredModels{"digits", "multi", "dtypes", "shapes", "strings",
-                                           "counter", "lookup", "frozen"};
+const std::set<std::string> kCoveredModels{"digits", "multi",   "dtypes", "shapes", "strings",
+                                           "wide",   "counter", "lookup", "frozen"};
 
 void run_cases_of(const std::string& model) {
   std::vector<const Json*> cases = cases_of(model);
@@ -36,6 +36,8 @@ TEST_F(RunnerTest, MultiCases) { run_cases_of("multi"); }
 TEST_F(RunnerTest, DtypesCases) { run_cases_of("dtypes"); }
 TEST_F(RunnerTest, ShapesCases) { run_cases_of("shapes"); }
 TEST_F(RunnerTest, StringsCases) { run_cases_of("strings"); }
+// 20 inputs and outputs: more than a run keeps on the stack (tfjni/scratch.h).
+TEST_F(RunnerTest, WideCases) { run_cases_of("wide"); }
 TEST_F(RunnerTest, LookupTableCases) { run_cases_of("lookup"); }
 // The frozen GraphDef's cases run through GraphModel + Runner::for_tensors.
 TEST_F(RunnerTest, FrozenGraphCases) { run_cases_of("frozen"); }

@@ -109,8 +109,7 @@ public final class Predictor extends NativeResource {
       throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
           + inputs.stream().map(TensorSpec::key).toList() + ", got " + inputTensors.length);
     }
-    long[] inputHandles = into.inputHandles();
-    long[] outputHandles = into.outputHandles();
+    long[] handles = into.handles();
     model.acquire();
     try {
       long self = acquire();
@@ -129,11 +128,11 @@ public final class Predictor extends NativeResource {
                   + "' is an output of the RunResult this run refills; copy it or run into"
                   + " another RunResult");
             }
-            inputHandles[acquired] = input.acquire();
+            handles[acquired] = input.acquire();
           }
           into.detachOutputs();
           try {
-            nativeRun(self, inputHandles, outputHandles);
+            nativeRun(self, handles);
           } finally {
             into.attachOutputs();
           }
@@ -165,7 +164,12 @@ public final class Predictor extends NativeResource {
 
   private static native byte[] nativeEndpoints(long handle);
 
-  private static native void nativeRun(long handle, long[] inputs, long[] outputs);
+  /**
+   * {@code handles}: the inputs' handles, then the previous outputs' handles, which native code
+   * frees before the run and replaces with the new outputs' (zero where there is none). One array,
+   * so the run reads and writes it once.
+   */
+  private static native void nativeRun(long handle, long[] handles);
 
   private static native void nativeDelete(long handle);
 }

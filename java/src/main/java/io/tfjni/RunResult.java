@@ -11,8 +11,9 @@ public final class RunResult implements AutoCloseable {
   private final Predictor owner;
   private final List<TensorSpec> specs;
   private final Tensor[] outputs;
-  private final long[] outputHandles;
-  private final long[] inputHandles;
+  /** One run's native handles: the inputs', then the outputs' (see {@link Predictor}). */
+  private final long[] handles;
+  private final int firstOutput;
   /** Made on first use: only {@link Predictor#run(Tensor, RunResult)} needs it. */
   private Tensor[] singleInput;
   private boolean closed;
@@ -25,8 +26,8 @@ public final class RunResult implements AutoCloseable {
     for (int i = 0; i < outputs.length; i++) {
       outputs[i] = Tensor.outputHolder();
     }
-    this.outputHandles = new long[outputs.length];
-    this.inputHandles = new long[owner.inputs().size()];
+    this.firstOutput = owner.inputs().size();
+    this.handles = new long[firstOutput + outputs.length];
   }
 
   public int size() {
@@ -69,12 +70,9 @@ public final class RunResult implements AutoCloseable {
     return owner;
   }
 
-  long[] inputHandles() {
-    return inputHandles;
-  }
-
-  long[] outputHandles() {
-    return outputHandles;
+  /** The inputs' handles (filled by the caller), then the outputs' (see detach and attach). */
+  long[] handles() {
+    return handles;
   }
 
   /** True if {@code tensor} is one of this result's output holders. */
@@ -100,7 +98,7 @@ public final class RunResult implements AutoCloseable {
   void detachOutputs() {
     filled = false;
     for (int i = 0; i < outputs.length; i++) {
-      outputHandles[i] = outputs[i].closeAndTake();
+      handles[firstOutput + i] = outputs[i].closeAndTake();
     }
   }
 
@@ -108,9 +106,10 @@ public final class RunResult implements AutoCloseable {
   void attachOutputs() {
     boolean all = true;
     for (int i = 0; i < outputs.length; i++) {
-      if (outputHandles[i] != 0) {
-        outputs[i].attach(outputHandles[i]);
-        outputHandles[i] = 0;
+      long handle = handles[firstOutput + i];
+      if (handle != 0) {
+        outputs[i].attach(handle);
+        handles[firstOutput + i] = 0;
       } else {
         all = false;
       }
