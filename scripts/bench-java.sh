@@ -3,6 +3,9 @@
 #
 #   scripts/bench-java.sh jmh [JMH ARGS...]          java -jar bench/target/benchmarks.jar ARGS
 #   scripts/bench-java.sh rss CONTENDER CASE N1,N2   RSS / heap / GC count after N1, N2 calls
+#   scripts/bench-java.sh calls CONTENDER CASE WARMUP CALLS   CALLS calls between callgrind marks
+#                                                   (run with BENCH_JAVA_PREFIX="valgrind ...")
+#   scripts/bench-java.sh build                      only the build below
 #
 # Builds tfjni (scripts/build.sh), installs it into ~/.m2 and packages bench/ first, unless
 # BENCH_NO_BUILD=1. Every JVM gets the same flags ($BENCH_JVM_FLAGS) and the tfjni properties;
@@ -15,7 +18,7 @@ BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
 JAR="$ROOT/bench/target/benchmarks.jar"
 
 usage() {
-  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -25,6 +28,8 @@ shift
 case "$mode" in
   jmh) ;;
   rss) [[ $# -eq 3 ]] || usage ;;
+  calls) [[ $# -eq 4 ]] || usage ;;
+  build) [[ $# -eq 0 && "${BENCH_NO_BUILD:-0}" != 1 ]] || usage ;;
   *) usage ;;
 esac
 
@@ -39,6 +44,7 @@ if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
   (cd "$ROOT/bench" && mvn -B -q package) >&2
 fi
 [[ -f "$JAR" ]] || { echo "no $JAR: run without BENCH_NO_BUILD=1 once" >&2; exit 1; }
+[[ "$mode" != build ]] || exit 0
 
 # scripts/bench.sh passes the models directory it made, so its ~170 calls skip the set-up check.
 MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"
@@ -84,5 +90,10 @@ case "$mode" in
     ;;
   rss)
     exec java $BENCH_JVM_FLAGS $PROPS -cp "$JAR" io.tfjni.bench.RssProbe "$@"
+    ;;
+  calls)
+    # The marks library is built with the C++ benchmarks (build/bench).
+    exec ${BENCH_JAVA_PREFIX:-} java $BENCH_JVM_FLAGS $PROPS \
+      -Dtfjni.bench.callgrindMarks="$BUILD/bench/libcallgrind_marks.so" -cp "$JAR" io.tfjni.bench.CallLoop "$@"
     ;;
 esac

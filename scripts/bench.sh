@@ -10,7 +10,9 @@
 # Per round and case: latency per call (1 thread; JMH sample mode with the gc
 # profiler for bytes and GCs per call), throughput at 2 and 4 threads, and eager
 # dispatch of one AddV2. Then, once per contender, RSS after 1e4 and 1e6 calls on
-# mlp_b1 and text_b8. Raw results: build/bench-results/<timestamp>/.
+# mlp_b1 and text_b8, and instructions per call on mlp_b1's calling thread, counted
+# by callgrind (scripts/bench-instructions.sh), which the machine's load cannot
+# change. Raw results: build/bench-results/<timestamp>/.
 # scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
 #
 #   ROUNDS=n         rounds (default 3)
@@ -35,12 +37,13 @@ JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
 RSS_CASES=(text_b8 mlp_b1)  # the slower first, so parallel probes end together
 THREADS=(1 2 4)  # throughput runs
 
-# Budget of a full run on 2 quiet cores, ~31 min: building ~2 min (when tfjni is
+# Budget of a full run on 2 quiet cores, ~40 min: building ~2 min (when tfjni is
 # built already); per round ~7.3 min: 50 JMH runs (~3.5 s each to start two JVMs,
 # load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
 # 5 s (eager), the floor ~14 s per case, eager C++ ~7 s; 3 rounds ~22 min.
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
-# contender, ~10 min one at a time, ~7.5 min two at a time.
+# contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~1 min
+# per C++ contender and ~2.5 min per Java one under valgrind, ~9 min.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
@@ -49,6 +52,8 @@ if [[ "$BENCH_QUICK" == 1 ]]; then
   FLOOR_TIMES=(--warmup_time=0.3 --latency_time=0.7 --throughput_time=0.4)
   EAGER_MIN_TIME=0.3
   RSS_CALLS=1000,20000
+  INSTRUCTION_CALLS=300
+  INSTRUCTION_JAVA_WARMUP=5000
 else
   ROUNDS="${ROUNDS:-3}"
   JMH_LATENCY=(-wi 2 -w 1s -i 4 -r 1s)
@@ -58,6 +63,8 @@ else
   FLOOR_TIMES=(--warmup_time=1 --latency_time=3 --throughput_time=1.5)
   EAGER_MIN_TIME=2
   RSS_CALLS=10000,1000000
+  INSTRUCTION_CALLS=2000
+  INSTRUCTION_JAVA_WARMUP=20000
 fi
 
 OUT="$BUILD/bench-results/$(date -u +%Y%m%dT%H%M%SZ)"
@@ -91,7 +98,7 @@ step "Building the C++ benchmarks (build/bench)"
 cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
   -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" \
   >"$OUT/logs/cmake-configure.log" 2>&1 || { cat "$OUT/logs/cmake-configure.log"; exit 1; }
-cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench
+cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench call_instructions callgrind_marks
 FLOOR="$BUILD/bench/model_floor_bench"
 EAGER="$BUILD/bench/eager_dispatch_bench"
 
@@ -179,6 +186,12 @@ for case in "${RSS_CASES[@]}"; do
   done
 done
 wait
+
+if [[ " ${CASES[*]} " == *" mlp_b1 "* ]]; then
+  step "Instructions per call on mlp_b1's calling thread (callgrind: counted, not timed)"
+  run instructions env OUT="$OUT/instructions" CONTENDERS="c_api core ${CONTENDERS[*]:1}" \
+    CALLS="$INSTRUCTION_CALLS" JAVA_WARMUP="$INSTRUCTION_JAVA_WARMUP" "$ROOT/scripts/bench-instructions.sh" mlp_b1
+fi
 
 mapfile -t FAILED < <(cd "$OUT/logs" && ls -- *.failed 2>/dev/null | sed 's/\.failed$//')
 

@@ -11,6 +11,7 @@ RESULTS_DIR is what scripts/bench.sh leaves in build/bench-results/<timestamp>/:
   round-N/eager-cpp.json               Google Benchmark: tfjni C++ core and raw C API
   round-N/eager-C.json                 JMH avgt mode, gc profiler (tfjni, tfJava)
   rss-C-CASE.jsonl                     RSS probe lines {"contender", "case", "calls", "rss_kb", ...}
+  instructions/instructions.jsonl      callgrind counts per call (scripts/bench-instructions.sh)
 Every number in the report is computed here from those files (medians over the
 rounds); nothing is typed in by hand. Missing files show as "—".
 """
@@ -91,6 +92,12 @@ class Results:
             self._read_round(round_dir)
         for path in sorted(self.dir.glob("rss-*.jsonl")):
             self._read_rss(path)
+        self.instructions = {}  # (contender, case) -> one line of instructions.jsonl
+        counts = self.dir / "instructions" / "instructions.jsonl"
+        if counts.exists():
+            for line in counts.read_text().splitlines():
+                p = json.loads(line)
+                self.instructions[(p["contender"], p["case"])] = p
         # A partial run (BENCH_CASES) reports only the cases it ran.
         self.cases = [c for c in self.cases if any(case == c for (_, case) in self.values)] or self.cases
 
@@ -352,6 +359,24 @@ def eager_table(res):
     return table(["contender", "ns per op (mean)", "÷ C API", "÷ TF Java", "B/op", "GCs"], rows)
 
 
+INSTRUCTION_CONTENDERS = [FLOOR, "core", "tfjniFast", "tfjniMap", TF_JAVA]
+
+
+def instructions_table(res, case):
+    floor = res.instructions.get((FLOOR, case))
+    rows = []
+    for c in INSTRUCTION_CONTENDERS:
+        p = res.instructions.get((c, case))
+        if p is None:
+            continue
+        total, outside = p["instructions_per_call"], p["outside_session_run_per_call"]
+        rows.append([NAMES[c], f"{total:,}", times(ratio(total, floor and floor["instructions_per_call"])),
+                     f"{outside:,}",
+                     DASH if floor is None else f"{outside - floor['outside_session_run_per_call']:+,}"])
+    return table(["contender", "instructions per call", "÷ floor", "outside TF_SessionRun",
+                  "binding's own (outside, − floor's)"], rows)
+
+
 def write_markdown(res, md_path, png_path):
     meta, ctx, jmh = res.meta, res.floor_context, res.jmh_info
     s = meta["settings"]
@@ -414,6 +439,24 @@ def write_markdown(res, md_path, png_path):
     ]
     for case in res.cases:
         out += [f"### {case}", "", case_info(res, case), "", case_table(res, case), ""]
+    for case in sorted({case for (_, case) in res.instructions}):
+        calls = next(p["calls"] for (_, c), p in res.instructions.items() if c == case)
+        out += [
+            f"## Instructions per call, {case} (callgrind)",
+            "",
+            f"Counted, not timed, so the machine's load cannot change them: valgrind's callgrind over "
+            f"{calls:,} calls after warm-up (the Java contenders' loop compiled by the JIT first), on the "
+            "calling thread only, which does all of a binding's work (`scripts/bench-instructions.sh`). "
+            "TensorFlow's pool threads run the kernels alike for every contender and spin while idle "
+            "for as long as scheduling lets them, so they are left out. \"Outside TF_SessionRun\" is "
+            "what the contender spends around TensorFlow's run (its own code, the output copy, freeing "
+            "the output); the last column takes the floor's share of that away: the binding's own cost. "
+            "TF_SessionRun's own count moves by a few hundred instructions between runs with how long "
+            "it waits for the pool.",
+            "",
+            instructions_table(res, case),
+            "",
+        ]
     out += [
         "## Eager dispatch",
         "",

@@ -4,8 +4,9 @@
 source "$(dirname "$0")/common.sh"
 
 install_debian_packages() {
-  # clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build the fuzz targets.
-  local wanted=(cmake ninja-build g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
+  # clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build the fuzz targets;
+  # valgrind counts the benchmarks' instructions (scripts/bench-instructions.sh).
+  local wanted=(cmake ninja-build g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev valgrind
     openjdk-17-jdk-headless maven python3-venv)
   local missing=()
   for package in "${wanted[@]}"; do

@@ -18,7 +18,7 @@ step "Java tests (Maven Surefire)"
 step "Benchmark programs: built, not run (make bench runs them)"
 cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
   -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" >/dev/null
-cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench
+cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench call_instructions callgrind_marks
 (cd "$ROOT/bench" && mvn -B -q compile)
 
 step "C++ core tests under AddressSanitizer + UndefinedBehaviorSanitizer"

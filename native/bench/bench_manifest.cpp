@@ -1,5 +1,6 @@
 #include "bench_manifest.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,6 +60,17 @@ std::vector<BenchCase> read_manifest(const std::string& path) {
     return cases;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(file.string() + ": " + e.what());
+  }
+}
+
+void check_against_python(const BenchCase& c, const float* got) {
+  // Python ran with its own thread pools, which may sum in another order.
+  for (size_t i = 0; i < c.expected.size(); ++i) {
+    const float want = c.expected[i];
+    if (!(std::fabs(got[i] - want) <= 1e-6f + 1e-4f * std::fabs(want))) {
+      throw std::runtime_error(c.name + ": output[" + std::to_string(i) + "] = " + std::to_string(got[i]) +
+                               ", TensorFlow Python gave " + std::to_string(want));
+    }
   }
 }
 

@@ -25,4 +25,8 @@ struct BenchCase {
 // std::runtime_error on anything missing or malformed.
 std::vector<BenchCase> read_manifest(const std::string& path);
 
+// Throws std::runtime_error unless `got` (the case's output, expected.size()
+// values) matches TensorFlow Python's within a float summation-order tolerance.
+void check_against_python(const BenchCase& c, const float* got);
+
 }  // namespace floor_bench

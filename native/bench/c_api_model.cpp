@@ -2,7 +2,6 @@
 
 #include <tensorflow/c/tf_tstring.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -112,15 +111,7 @@ void CApiModel::check_output() const {
   std::vector<int64_t> shape(static_cast<size_t>(rank));
   for (int i = 0; i < rank; ++i) shape[static_cast<size_t>(i)] = TF_Dim(output.get(), i);
   if (shape != case_.output_shape) throw std::runtime_error(case_.name + ": output shape differs from TF Python's");
-  const auto* got = static_cast<const float*>(TF_TensorData(output.get()));
-  // Python ran with its own thread pools, which may sum in another order.
-  for (size_t i = 0; i < case_.expected.size(); ++i) {
-    const float want = case_.expected[i];
-    if (!(std::fabs(got[i] - want) <= 1e-6f + 1e-4f * std::fabs(want))) {
-      throw std::runtime_error(case_.name + ": output[" + std::to_string(i) + "] = " + std::to_string(got[i]) +
-                               ", TensorFlow Python gave " + std::to_string(want));
-    }
-  }
+  check_against_python(case_, static_cast<const float*>(TF_TensorData(output.get())));
 }
 
 }  // namespace floor_bench

@@ -35,7 +35,7 @@ public final class RssProbe {
     long[] checkpoints = parseCheckpoints(args[2]);
     com.sun.management.ThreadMXBean thread =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    try (Probe probe = Probe.open(contender, caseName)) {
+    try (Contender probe = Contender.open(contender, caseName)) {
       long done = 0;
       long callBytes = 0;
       float acc = 0;
@@ -91,59 +91,5 @@ public final class RssProbe {
       count += Math.max(0, gc.getCollectionCount());
     }
     return count;
-  }
-
-  /** A contender's shared model and one caller, set up (and output-checked) as JMH would. */
-  private static final class Probe implements AutoCloseable {
-    private final AutoCloseable model;
-    private final Caller caller;
-
-    private Probe(AutoCloseable model, Caller caller) {
-      this.model = model;
-      this.caller = caller;
-    }
-
-    static Probe open(String contender, String caseName) {
-      switch (contender) {
-        case "tfjniMap", "tfjniFast" -> {
-          TfjniModel model = new TfjniModel();
-          model.caseName = caseName;
-          model.open();
-          if (contender.equals("tfjniMap")) {
-            TfjniModel.MapCaller caller = new TfjniModel.MapCaller();
-            caller.setUp(model);
-            return new Probe(model::close, caller);
-          }
-          TfjniModel.FastCaller caller = new TfjniModel.FastCaller();
-          caller.setUp(model);
-          return new Probe(model::close, caller);
-        }
-        case "tfJava", "tfJavaRunner" -> {
-          TfJavaModel model = new TfJavaModel();
-          model.caseName = caseName;
-          model.open();
-          if (contender.equals("tfJava")) {
-            TfJavaModel.FunctionCaller caller = new TfJavaModel.FunctionCaller();
-            caller.setUp(model);
-            return new Probe(model::close, caller);
-          }
-          TfJavaModel.RunnerCaller caller = new TfJavaModel.RunnerCaller();
-          caller.setUp(model);
-          return new Probe(model::close, caller);
-        }
-        default -> throw new IllegalArgumentException("unknown contender '" + contender
-            + "'; expected tfjniMap, tfjniFast, tfJava or tfJavaRunner");
-      }
-    }
-
-    @Override
-    public void close() {
-      caller.close();
-      try {
-        model.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }
   }
 }

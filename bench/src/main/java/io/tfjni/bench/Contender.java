@@ -1,0 +1,58 @@
+package io.tfjni.bench;
+
+/**
+ * One contender of {@link ModelBench} outside JMH: its shared model and one caller, set up (and
+ * output-checked) as JMH would. Used by {@link RssProbe} and {@link CallLoop}.
+ */
+final class Contender implements AutoCloseable {
+  private final AutoCloseable model;
+  final Caller caller;
+
+  private Contender(AutoCloseable model, Caller caller) {
+    this.model = model;
+    this.caller = caller;
+  }
+
+  static Contender open(String contender, String caseName) {
+    switch (contender) {
+      case "tfjniMap", "tfjniFast" -> {
+        TfjniModel model = new TfjniModel();
+        model.caseName = caseName;
+        model.open();
+        if (contender.equals("tfjniMap")) {
+          TfjniModel.MapCaller caller = new TfjniModel.MapCaller();
+          caller.setUp(model);
+          return new Contender(model::close, caller);
+        }
+        TfjniModel.FastCaller caller = new TfjniModel.FastCaller();
+        caller.setUp(model);
+        return new Contender(model::close, caller);
+      }
+      case "tfJava", "tfJavaRunner" -> {
+        TfJavaModel model = new TfJavaModel();
+        model.caseName = caseName;
+        model.open();
+        if (contender.equals("tfJava")) {
+          TfJavaModel.FunctionCaller caller = new TfJavaModel.FunctionCaller();
+          caller.setUp(model);
+          return new Contender(model::close, caller);
+        }
+        TfJavaModel.RunnerCaller caller = new TfJavaModel.RunnerCaller();
+        caller.setUp(model);
+        return new Contender(model::close, caller);
+      }
+      default -> throw new IllegalArgumentException("unknown contender '" + contender
+          + "'; expected tfjniMap, tfjniFast, tfJava or tfJavaRunner");
+    }
+  }
+
+  @Override
+  public void close() {
+    caller.close();
+    try {
+      model.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Machine instructions per model call, counted by valgrind's callgrind instead of timed: a count
+# that the load of a shared machine cannot change, to tell apart what a binding's own code costs
+# from timing noise. Counted on the calling thread, between a zero and a dump that each program
+# requests around its measured calls: that thread does all of a binding's work (Java, JNI, the
+# tfjni core) and TensorFlow's session run, while TensorFlow's pool threads run kernels the same way
+# for every contender and spin while idle for as long as scheduling makes them (so they are left out).
+#   c_api, core            native/bench/call_instructions.cpp (the floor; tfjni's C++ Runner)
+#   tfjniFast, tfjniMap, tfJava, tfJavaRunner   io.tfjni.bench.CallLoop in a JVM (after JIT warm-up)
+#
+#   scripts/bench-instructions.sh [CASE...]        (default: mlp_b1)
+#
+# Environment: CONTENDERS (default "c_api core tfjniFast tfjniMap tfJava"), CALLS (measured calls,
+# default 2000), NATIVE_WARMUP (default 200), JAVA_WARMUP (default 20000: enough for C2 to compile
+# the loop), BENCH_NO_BUILD=1 (use what is built), BENCH_MODELS (the models directory),
+# OUT (results directory; default build/bench-results/instructions-<timestamp>).
+# Prints one JSON line per contender and case and writes them to
+# $OUT/instructions.jsonl: instructions_per_call, and outside_session_run_per_call, the part not
+# under TF_SessionRun: what the binding itself costs (TF_SessionRun's own count varies by a few
+# hundred instructions with how long it waits for the pool). Under valgrind a JVM runs ~50x slower:
+# expect ~10 minutes for the default.
+source "$(dirname "$0")/common.sh"
+
+CONTENDERS="${CONTENDERS:-c_api core tfjniFast tfjniMap tfJava}"
+CALLS="${CALLS:-2000}"
+NATIVE_WARMUP="${NATIVE_WARMUP:-200}"
+JAVA_WARMUP="${JAVA_WARMUP:-20000}"
+OUT="${OUT:-$BUILD/bench-results/instructions-$(date -u +%Y%m%dT%H%M%SZ)}"
+cases=("$@")
+((${#cases[@]})) || cases=(mlp_b1)
+
+command -v valgrind >/dev/null || { echo "bench-instructions.sh: valgrind is needed (scripts/setup.sh installs it)" >&2; exit 1; }
+MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"
+if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
+  step "Building call_instructions and the callgrind marks (build/bench)"
+  cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
+    -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" >/dev/null
+  cmake --build "$BUILD/bench" -j "$JOBS" --target call_instructions callgrind_marks
+  [[ " $CONTENDERS " != *" tf"* ]] || "$ROOT/scripts/bench-java.sh" build
+fi
+mkdir -p "$OUT"
+
+# "TOTAL SESSION_RUN": the instructions of the dump the program marked "measured" (its "summary:"
+# line) and those under TF_SessionRun.
+measured_instructions() {
+  local dump
+  dump=$(grep -l '^desc: Trigger: Client Request: measured' "$1".* 2>/dev/null | head -n 1)
+  [[ -n "$dump" ]] || { echo "no measured dump in $1.*" >&2; return 1; }
+  local total session_run
+  total=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$dump")
+  # Inclusive count of TF_SessionRun (every contender ends in it), commas removed.
+  session_run=$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" 2>/dev/null |
+    awk '/[?]:TF_SessionRun / { gsub(",", "", $1); print $1; exit }')
+  [[ -n "$total" && -n "$session_run" ]] || { echo "cannot read the counts of $dump" >&2; return 1; }
+  echo "$total $session_run"
+}
+
+# With one profile per thread, the marked dump is the calling thread's alone.
+VALGRIND=(valgrind --tool=callgrind --separate-threads=yes --dump-instr=no)
+for case in "${cases[@]}"; do
+  for contender in $CONTENDERS; do
+    out="$OUT/callgrind-$contender-$case"
+    log="$OUT/$contender-$case.log"
+    step "Counting $contender on $case ($CALLS calls under callgrind)"
+    start=$SECONDS
+    case "$contender" in
+      c_api | core)
+        "${VALGRIND[@]}" --callgrind-out-file="$out" "$BUILD/bench/call_instructions" --models="$MODELS" \
+          --case="$case" --contender="$contender" --calls="$CALLS" --warmup="$NATIVE_WARMUP" >"$log" 2>&1 ;;
+      *)
+        BENCH_NO_BUILD=1 BENCH_MODELS="$MODELS" \
+          BENCH_JAVA_PREFIX="${VALGRIND[*]} --callgrind-out-file=$out --trace-children=no" \
+          "$ROOT/scripts/bench-java.sh" calls "$contender" "$case" "$JAVA_WARMUP" "$CALLS" >"$log" 2>&1 ;;
+    esac || { tail -n 30 "$log" >&2; echo "bench-instructions.sh: $contender on $case failed (log: $log)" >&2; exit 1; }
+    counts=$(measured_instructions "$out")
+    read -r total session_run <<<"$counts"
+    printf '{"contender": "%s", "case": "%s", "calls": %d, "instructions": %d, "instructions_per_call": %d, ' \
+      "$contender" "$case" "$CALLS" "$total" $((total / CALLS)) | tee -a "$OUT/instructions.jsonl"
+    printf '"outside_session_run_per_call": %d, "seconds": %d}\n' $(((total - session_run) / CALLS)) \
+      $((SECONDS - start)) | tee -a "$OUT/instructions.jsonl"
+  done
+done
+echo "results: $OUT/instructions.jsonl" >&2
