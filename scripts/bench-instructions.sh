@@ -26,8 +26,18 @@ CALLS="${CALLS:-2000}"
 NATIVE_WARMUP="${NATIVE_WARMUP:-200}"
 JAVA_WARMUP="${JAVA_WARMUP:-20000}"
 OUT="${OUT:-$BUILD/bench-results/instructions-$(date -u +%Y%m%dT%H%M%SZ)}"
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 cases=("$@")
 ((${#cases[@]})) || cases=(mlp_b1)
+for contender in $CONTENDERS; do
+  case "$contender" in
+    c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner) ;;
+    *) echo "bench-instructions.sh: unknown contender '$contender' (see --help)" >&2; exit 2 ;;
+  esac
+done
 
 command -v valgrind >/dev/null || { echo "bench-instructions.sh: valgrind is needed (scripts/setup.sh installs it)" >&2; exit 1; }
 MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"

@@ -42,8 +42,8 @@ THREADS=(1 2 4)  # throughput runs
 # load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
 # 5 s (eager), the floor ~14 s per case, eager C++ ~7 s; 3 rounds ~22 min.
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
-# contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~1 min
-# per C++ contender and ~2.5 min per Java one under valgrind, ~9 min.
+# contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~0.5 min
+# per C++ contender and ~1.5 to 3.5 min per Java one under valgrind, ~7 min.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)

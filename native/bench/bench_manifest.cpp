@@ -63,6 +63,13 @@ std::vector<BenchCase> read_manifest(const std::string& path) {
   }
 }
 
+const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::string& name) {
+  for (const BenchCase& c : cases) {
+    if (c.name == name) return c;
+  }
+  throw std::invalid_argument("no case " + name + " in the manifest");
+}
+
 void check_against_python(const BenchCase& c, const float* got) {
   // Python ran with its own thread pools, which may sum in another order.
   for (size_t i = 0; i < c.expected.size(); ++i) {

@@ -25,6 +25,9 @@ struct BenchCase {
 // std::runtime_error on anything missing or malformed.
 std::vector<BenchCase> read_manifest(const std::string& path);
 
+// The case named `name`; throws std::invalid_argument if there is none.
+const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::string& name);
+
 // Throws std::runtime_error unless `got` (the case's output, expected.size()
 // values) matches TensorFlow Python's within a float summation-order tolerance.
 void check_against_python(const BenchCase& c, const float* got);

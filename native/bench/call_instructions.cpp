@@ -10,6 +10,7 @@
 #include <valgrind/callgrind.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -18,7 +19,6 @@
 
 #include "bench_manifest.h"
 #include "c_api_model.h"
-#include "tfjni/error.h"
 #include "tfjni/runner.h"
 #include "tfjni/saved_model.h"
 #include "tfjni/tensor.h"
@@ -139,10 +139,9 @@ void run_contender(const BenchCase& c, const Options& o) {
 int run(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   const std::vector<BenchCase> cases = read_manifest(o.models);
-  auto found = std::find_if(cases.begin(), cases.end(), [&](const BenchCase& c) { return c.name == o.case_name; });
-  if (found == cases.end()) throw std::invalid_argument("no case " + o.case_name + " in the manifest");
-  if (o.contender == "c_api") run_contender<CApiCall>(*found, o);
-  else if (o.contender == "core") run_contender<CoreCall>(*found, o);
+  const BenchCase& found = find_case(cases, o.case_name);
+  if (o.contender == "c_api") run_contender<CApiCall>(found, o);
+  else if (o.contender == "core") run_contender<CoreCall>(found, o);
   else throw std::invalid_argument("--contender must be c_api or core, not '" + o.contender + "'");
   return 0;
 }

@@ -151,13 +151,6 @@ void time_calls(benchmark::State& state, LoadedCase& loaded) {
   loaded.samples.add(state, samples_us, std::chrono::duration<double>(last - first).count());
 }
 
-const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::string& name) {
-  for (const BenchCase& c : cases) {
-    if (c.name == name) return c;
-  }
-  throw std::invalid_argument("no case " + name + " in the manifest");
-}
-
 std::unique_ptr<LoadedCase> load(const BenchCase& c, const Options& o) {
   const auto start = std::chrono::steady_clock::now();
   auto loaded = std::make_unique<LoadedCase>(c, o);
