@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# The Java benchmarks (bench/): tfjni's map API and fast path against TensorFlow Java 1.1.0.
+# The Java benchmarks (java/tfjni-bench/): tfjni's map API and fast path against TensorFlow Java 1.1.0.
 #
-#   scripts/bench-java.sh jmh [JMH ARGS...]          java -jar bench/target/benchmarks.jar ARGS
+#   scripts/bench-java.sh jmh [JMH ARGS...]          java -jar java/tfjni-bench/target/benchmarks.jar ARGS
 #   scripts/bench-java.sh rss CONTENDER CASE N1,N2   RSS / heap / GC count after N1, N2 calls
 #   scripts/bench-java.sh calls CONTENDER CASE WARMUP CALLS   CALLS calls between callgrind marks
 #                                                   (run with BENCH_JAVA_PREFIX="valgrind ...")
 #   scripts/bench-java.sh build                      only the build below
 #
-# Builds tfjni (scripts/build.sh), installs it into ~/.m2 and packages bench/ first, unless
+# Builds and installs every module (scripts/build.sh) and packages the benchmarks first, unless
 # BENCH_NO_BUILD=1. Every JVM gets the same flags ($BENCH_JVM_FLAGS) and the tfjni properties;
-# see bench/README.md.
+# see java/tfjni-bench/README.md.
 source "$(dirname "$0")/common.sh"
 
 # The same for every contender. Pre-touching the heap keeps its first-touch page faults out of the
 # timings and out of RSS, so RSS growth shows native memory.
 BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
-JAR="$ROOT/bench/target/benchmarks.jar"
+JAR="$ROOT/java/tfjni-bench/target/benchmarks.jar"
 
 usage() {
   sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -35,13 +35,8 @@ esac
 
 if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
   "$ROOT/scripts/build.sh" >&2
-  step "Installing tfjni into the local Maven repository" >&2
-  TF_DIR=$(tensorflow_dir)
-  (cd "$ROOT/java" && mvn -B -q install -DskipTests \
-    -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$TF_DIR" \
-    -Dtfjni.test.models="$(models_dir)") >&2
-  step "Packaging the benchmarks (bench/target/benchmarks.jar)" >&2
-  (cd "$ROOT/bench" && mvn -B -q package) >&2
+  step "Packaging the benchmarks (java/tfjni-bench/target/benchmarks.jar)" >&2
+  (cd "$ROOT/java" && mvn -B -q -Pbench-jar -DskipTests $(maven_settings) package -pl tfjni-bench) >&2
 fi
 [[ -f "$JAR" ]] || { echo "no $JAR: run without BENCH_NO_BUILD=1 once" >&2; exit 1; }
 [[ "$mode" != build ]] || exit 0

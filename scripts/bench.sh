@@ -212,7 +212,7 @@ meta = {
     "memory_kb": int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal"))),
     "compiler": env("COMPILER"), "jdk": env("JDK"), "google_benchmark": env("BENCHMARK"),
     "commit": env("COMMIT"), "models": "$MODELS", "contenders": "${CONTENDERS[*]}".split(),
-    "java_pom": "$(cd "$(dirname "$BENCH_JAVA")/.." && pwd)/bench/pom.xml",
+    "java_pom": "$ROOT/java/tfjni-bench/pom.xml",
     "settings": {"jmh_latency": "${JMH_LATENCY[*]}", "jmh_throughput": "${JMH_THROUGHPUT[*]}",
                  "jmh_eager": "${JMH_EAGER[*]}", "floor": "${FLOOR_TIMES[*]}",
                  "eager_min_time_s": $EAGER_MIN_TIME, "rss_calls": "$RSS_CALLS",

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the native core, the JNI library and the jar (tests are not run here).
+# Builds the native core, the JNI library, the runtime artifact (cached) and every Maven module
+# (tests are not run here).
 source "$(dirname "$0")/common.sh"
 "$ROOT/scripts/setup.sh"
 
@@ -11,8 +12,8 @@ cmake -S "$ROOT/native" -B "$BUILD/native" -G Ninja -DCMAKE_BUILD_TYPE=Release -
   { cat "$BUILD/cmake-configure.log"; exit 1; }
 cmake --build "$BUILD/native" -j "$JOBS"
 
-step "Building the jar (Maven)"
-(cd "$ROOT/java" && mvn -B -q -DskipTests \
-  -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$TF_DIR" \
-  -Dtfjni.test.models="$(models_dir)" package)
-echo "built $ROOT/java/target/tfjni.jar (the command line: $ROOT/bin/tfjni)"
+"$ROOT/scripts/runtime-artifact.sh"
+
+step "Building the Maven modules (java/pom.xml)"
+(cd "$ROOT/java" && mvn -B -q -DskipTests $(maven_settings) install)
+echo "built $ROOT/java/tfjni/target/tfjni.jar (the command line: $ROOT/bin/tfjni)"

@@ -33,3 +33,10 @@ bench_models_dir() {
   hash=$(cat "$ROOT/scripts/generate_bench_models.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/bench-models/tf$TFJNI_TF_VERSION-$hash"
 }
+
+# The Maven properties every build of java/ takes: the native build, TensorFlow, the test models.
+maven_settings() {
+  echo "-Dtfjni.native.dir=$BUILD/native -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
+    "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
+    "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli"
+}

@@ -9,14 +9,15 @@ MINUTES="${1:-20}"
 OUT="${SOAK_OUT:-$BUILD/soak/$(date +%Y%m%d-%H%M%S)}"
 "$ROOT/scripts/build.sh" >/dev/null
 TF_DIR=$(tensorflow_dir)
-(cd "$ROOT/java" && mvn -B -q test-compile -Dtfjni.native.dir="$BUILD/native" \
-  -Dtfjni.tensorflow.dir="$TF_DIR" >/dev/null)
 mkdir -p "$OUT"
 # A private copy of the classes: rebuilding the tree during a long soak must not change them.
 classes=$(mktemp -d)
 trap 'rm -rf "$classes"' EXIT
-cp -r "$ROOT/java/target/classes" "$ROOT/java/target/test-classes" "$classes/"
-classpath="$classes/test-classes:$classes/classes"
+classpath=""
+for module in tfjni-soak tfjni-numpy tfjni; do
+  cp -r "$ROOT/java/$module/target/classes" "$classes/$module"
+  classpath+="${classpath:+:}$classes/$module"
+done
 step "Soaking for $MINUTES minutes; samples in $OUT"
 # A fixed, pre-touched heap: Java heap growth must not pass for native growth in the RSS. Native
 # Memory Tracking tells the JVM's own native memory apart from TensorFlow's and tfjni's.

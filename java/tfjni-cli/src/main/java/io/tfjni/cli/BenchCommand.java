@@ -1,0 +1,759 @@
+package io.tfjni.cli;
+
+import io.tfjni.DataType;
+import io.tfjni.Predictor;
+import io.tfjni.RunResult;
+import io.tfjni.SavedModel;
+import io.tfjni.SessionOptions;
+import io.tfjni.Tensor;
+import io.tfjni.TensorFlow;
+import io.tfjni.numpy.Half;
+import io.tfjni.numpy.Npy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tfjni bench}: throughput and latency of a signature at several thread counts, with the
+ * process's memory and the JVM's heap, GC and allocation figures; a table, JSON and a PNG chart.
+ */
+@Command(name = "bench", sortOptions = false,
+    description = {"Benchmarks a SignatureDef: for each thread count, runs it from that many"
+        + " threads at once (one prepared predictor, one reused result per thread) and reports"
+        + " throughput, latency percentiles, RSS, heap, GC and Java bytes allocated per run.",
+        "Inputs are synthetic (seeded random values; -1 dimensions become --batch) unless given"
+        + " with --inputs/--input_exprs as for 'tfjni run'."},
+    footer = {"", "Example:",
+        "  tfjni bench --dir digits --threads 1,2 --batch 8 --json b.json --plot b.png"})
+final class BenchCommand implements Callable<Integer> {
+  /** System property bin/tfjni sets to "true" when stderr is a terminal. */
+  static final String STDERR_TTY_PROPERTY = "tfjni.stderr.tty";
+  private static final double[] PERCENTILES = {50, 90, 99};
+
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  HelpOption help;
+
+  @Mixin
+  ModelOptions modelOptions;
+
+  @Option(names = "--threads", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
+      defaultValue = "1",
+      description = "Thread counts to measure, one after the other (default: ${DEFAULT-VALUE}).")
+  List<Integer> threads;
+
+  @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "How long to measure each thread count, e.g. 20s, 500ms, 2m (default: 10s"
+          + " unless --iterations is given).")
+  Duration duration;
+
+  @Option(names = "--iterations", paramLabel = "N",
+      description = "Measure exactly N runs per thread count (shared by its threads) instead.")
+  Long iterations;
+
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "10",
+      description = "Unmeasured runs per thread before measuring (default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
+      description = "Size of the unknown (-1) dimensions of synthetic inputs (default:"
+          + " ${DEFAULT-VALUE}).")
+  long batch;
+
+  @Mixin
+  InputOptions inputOptions;
+
+  @Option(names = {"--intra_op_threads", "--intra-op-threads"}, paramLabel = "N",
+      description = "TensorFlow's intra-op threads for the session (default: TensorFlow's).")
+  Integer intraOpThreads;
+
+  @Option(names = {"--inter_op_threads", "--inter-op-threads"}, paramLabel = "N",
+      description = "TensorFlow's inter-op threads for the session (default: TensorFlow's).")
+  Integer interOpThreads;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
+  Path json;
+
+  @Option(names = "--plot", paramLabel = "FILE.png",
+      description = "Also draw latency and throughput per thread count as a PNG chart.")
+  Path plot;
+
+  @Option(names = "--progress", paramLabel = "MODE", defaultValue = "auto",
+      description = "Progress on stderr: bar, lines, none, or auto (a bar if stderr is a"
+          + " terminal, else a line every few seconds; default: ${DEFAULT-VALUE}).")
+  String progress;
+
+  /** The measurements for one thread count. */
+  record Phase(int threads, long runs, double seconds, double p50Ms, double p90Ms, double p99Ms,
+      double maxMs, double meanMs, long rssBytes, long rssPeakBytes, long heapUsedBytes,
+      long heapCommittedBytes, long gcCount, long gcMillis, double allocatedBytesPerRun) {
+    double throughput() {
+      return seconds > 0 ? runs / seconds : 0;
+    }
+  }
+
+  /** An input as fed: where it came from, its dtype and shape. */
+  record InputInfo(String key, DataType dataType, long[] shape, String source) {}
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
+    SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
+    SavedModelInfo.SignatureInfo signature =
+        SavedModelInfo.signature(metaGraph, modelOptions.signatureDef);
+    Map<String, InputLoader.Source> sources = inputOptions.sources();
+    for (String key : sources.keySet()) {
+      if (!signature.inputs().containsKey(key)) {
+        throw new CliException("'" + key + "' is not an input of signature '" + signature.key()
+            + "'; its inputs are " + SavedModelInfo.quoteAll(signature.inputs().keySet()));
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    List<InputInfo> inputInfos = new ArrayList<>();
+    Map<String, Tensor> tensors = new TreeMap<>();
+    try {
+      Random random = new Random(42);
+      for (Map.Entry<String, SavedModelInfo.TensorInfo> input : signature.inputs().entrySet()) {
+        String key = input.getKey();
+        InputLoader.Spec inputSpec = InputLoader.spec(input.getValue());
+        InputLoader.Source source = sources.get(key);
+        Tensor tensor;
+        String origin;
+        if (source == null) {
+          tensor = synthetic(key, inputSpec, batch, random);
+          origin = "synthetic";
+        } else {
+          Map<String, Tensor> one = InputLoader.load(single(signature, key), Map.of(key, source));
+          tensor = one.get(key);
+          origin = source instanceof InputLoader.FileSource file ? file.file().toString()
+              : "--input_exprs";
+        }
+        tensors.put(key, tensor);
+        inputInfos.add(new InputInfo(key, tensor.dataType(), tensor.shape(), origin));
+      }
+      SessionOptions options = SessionOptions.defaults();
+      if (intraOpThreads != null) {
+        options.intraOpThreads(intraOpThreads);
+      }
+      if (interOpThreads != null) {
+        options.interOpThreads(interOpThreads);
+      }
+      out.println("tfjni bench: " + modelOptions.dir + ", tag-set '" + metaGraph.tagSet()
+          + "', signature '" + signature.key() + "'");
+      for (InputInfo input : inputInfos) {
+        out.println("  input " + input.key() + ": " + Npy.numpyName(input.dataType()) + " "
+            + Arrays.toString(input.shape()) + " (" + input.source() + ")");
+      }
+      out.println("  " + machine() + "; session threads: intra-op "
+          + (intraOpThreads == null ? "default" : intraOpThreads) + ", inter-op "
+          + (interOpThreads == null ? "default" : interOpThreads));
+      out.println("  " + (iterations != null ? iterations + " runs" : seconds(duration) + " s")
+          + " per thread count after " + warmup + " warm-up runs per thread");
+      out.flush();
+      List<Phase> phases = new ArrayList<>();
+      try (SavedModel model = SavedModel.load(modelOptions.dir, options,
+          metaGraph.tags().toArray(new String[0]));
+          Predictor predictor = model.predictor(signature.key(),
+              new ArrayList<>(tensors.keySet()), List.of())) {
+        Tensor[] inputTensors = tensors.values().toArray(new Tensor[0]);
+        Progress reporter = new Progress(spec.commandLine().getErr(), progressMode());
+        for (int threadCount : threads) {
+          phases.add(measure(predictor, inputTensors, threadCount, reporter));
+        }
+      }
+      out.println();
+      out.print(table(phases, batchItems(inputInfos)));
+      out.flush();
+      if (json != null) {
+        writeFile(json, Json.write(jsonReport(signature, metaGraph, inputInfos, phases))
+            .getBytes(StandardCharsets.UTF_8));
+        out.println("wrote " + json);
+      }
+      if (plot != null) {
+        BenchPlot.write(plot, phases, modelOptions.dir.getFileName() + " / " + signature.key()
+            + ", batch " + batchItems(inputInfos));
+        out.println("wrote " + plot);
+      }
+      return 0;
+    } finally {
+      tensors.values().forEach(Tensor::close);
+    }
+  }
+
+  private void validate() {
+    for (int t : threads) {
+      if (t < 1 || t > 4096) {
+        throw new CliException("--threads: each count must be between 1 and 4096, got " + t);
+      }
+    }
+    if (duration != null && iterations != null) {
+      throw new CliException("give --duration or --iterations, not both");
+    }
+    if (iterations != null && iterations < 1) {
+      throw new CliException("--iterations must be >= 1, got " + iterations);
+    }
+    if (duration == null && iterations == null) {
+      duration = Duration.ofSeconds(10);
+    }
+    if (duration != null && (duration.isZero() || duration.isNegative())) {
+      throw new CliException("--duration must be positive");
+    }
+    if (warmup < 0) {
+      throw new CliException("--warmup must be >= 0, got " + warmup);
+    }
+    if (batch < 1) {
+      throw new CliException("--batch must be >= 1, got " + batch);
+    }
+    if (intraOpThreads != null && intraOpThreads < 0
+        || interOpThreads != null && interOpThreads < 0) {
+      throw new CliException("session thread counts must be >= 0");
+    }
+    if (plot != null && !plot.toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
+      throw new CliException("--plot writes a PNG file: name it FILE.png, got " + plot);
+    }
+    progressMode();
+  }
+
+  private String progressMode() {
+    switch (progress) {
+      case "auto":
+        return "true".equals(System.getProperty(STDERR_TTY_PROPERTY)) ? "bar" : "lines";
+      case "bar":
+      case "lines":
+      case "none":
+        return progress;
+      default:
+        throw new CliException("--progress must be auto, bar, lines or none, got '" + progress
+            + "'");
+    }
+  }
+
+  private static SavedModelInfo.SignatureInfo single(SavedModelInfo.SignatureInfo signature,
+      String key) {
+    java.util.SortedMap<String, SavedModelInfo.TensorInfo> one = new TreeMap<>();
+    one.put(key, signature.inputs().get(key));
+    return new SavedModelInfo.SignatureInfo(signature.key(), signature.methodName(), one,
+        signature.outputs());
+  }
+
+  /** The first dimension of the inputs, as items per run (for items/s). */
+  private static long batchItems(List<InputInfo> inputs) {
+    for (InputInfo input : inputs) {
+      if (input.shape().length > 0) {
+        return input.shape()[0];
+      }
+    }
+    return 1;
+  }
+
+  /** Seeded random values of the input's dtype; unknown dimensions become {@code batch}. */
+  static Tensor synthetic(String key, InputLoader.Spec spec, long batch, Random random) {
+    if (spec.shape() == null) {
+      throw new CliException("input '" + key + "' has an unknown rank, so its shape cannot be"
+          + " made up: give it with --inputs or --input_exprs");
+    }
+    long[] shape = spec.shape().clone();
+    long count = 1;
+    for (int i = 0; i < shape.length; i++) {
+      if (shape[i] < 0) {
+        shape[i] = batch;
+      }
+      count = Math.multiplyExact(count, shape[i]);
+    }
+    DataType type = spec.dataType();
+    if (type == DataType.STRING) {
+      byte[][] values = new byte[Math.toIntExact(count)][];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = ("tfjni" + random.nextInt(100)).getBytes(StandardCharsets.UTF_8);
+      }
+      return Tensor.ofBytes(values, shape);
+    }
+    if (!type.isFixedSize()) {
+      throw new CliException("input '" + key + "' is " + type + ", which cannot be made up:"
+          + " give it with --inputs or --input_exprs");
+    }
+    long bytes = Math.multiplyExact(count, (long) type.byteSize());
+    if (bytes > Integer.MAX_VALUE - 64) {
+      throw new CliException("input '" + key + "' would take " + bytes + " bytes; use a smaller"
+          + " --batch");
+    }
+    ByteBuffer data = Tensor.allocateAlignedBuffer((int) bytes);
+    for (long i = 0; i < count; i++) {
+      switch (type) {
+        case FLOAT:
+          data.putFloat(random.nextFloat());
+          break;
+        case DOUBLE:
+          data.putDouble(random.nextDouble());
+          break;
+        case HALF:
+          data.putShort(Half.fromDouble(random.nextFloat()));
+          break;
+        case BFLOAT16:
+          data.putShort(Half.bfloat16FromDouble(random.nextFloat()));
+          break;
+        case COMPLEX64:
+          data.putFloat(random.nextFloat()).putFloat(random.nextFloat());
+          break;
+        case COMPLEX128:
+          data.putDouble(random.nextDouble()).putDouble(random.nextDouble());
+          break;
+        case BOOL:
+          data.put((byte) (random.nextBoolean() ? 1 : 0));
+          break;
+        case INT16:
+        case UINT16:
+          data.putShort((short) random.nextInt(10));
+          break;
+        case INT32:
+        case UINT32:
+          data.putInt(random.nextInt(10));
+          break;
+        case INT64:
+        case UINT64:
+          data.putLong(random.nextInt(10));
+          break;
+        default:
+          if (type.byteSize() == 1) {
+            data.put((byte) random.nextInt(10));
+          } else {
+            throw new CliException("input '" + key + "' is " + type + ", which cannot be made"
+                + " up: give it with --inputs or --input_exprs");
+          }
+      }
+    }
+    data.flip();
+    return Tensor.of(type, data, shape);
+  }
+
+  /** Runs one thread count: warm-up, then measured runs from every thread at once. */
+  private Phase measure(Predictor predictor, Tensor[] inputTensors, int threadCount,
+      Progress reporter) throws InterruptedException {
+    LongAdder done = new LongAdder();
+    AtomicLong remaining = new AtomicLong(iterations != null ? iterations : Long.MAX_VALUE);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch ready = new CountDownLatch(threadCount);
+    CountDownLatch go = new CountDownLatch(1);
+    long[][] latencies = new long[threadCount][];
+    int[] counts = new int[threadCount];
+    long[] allocated = new long[threadCount];
+    long[] deadline = new long[1];
+    com.sun.management.ThreadMXBean threadBean = allocationBean();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threadCount; t++) {
+      int id = t;
+      Thread worker = new Thread(() -> {
+        try (RunResult result = predictor.newResult()) {
+          try {
+            for (int i = 0; i < warmup && failure.get() == null; i++) {
+              predictor.run(inputTensors, result);
+            }
+          } finally {
+            ready.countDown();
+          }
+          go.await();
+          long[] recorded = new long[(int) Math.min(iterations != null ? iterations : 1 << 16,
+              1 << 24)];
+          int n = 0;
+          long before = threadBean != null ? threadBean.getCurrentThreadAllocatedBytes() : 0;
+          while (failure.get() == null) {
+            if (iterations != null) {
+              if (remaining.getAndDecrement() <= 0) {
+                break;
+              }
+            } else if (System.nanoTime() - deadline[0] >= 0) {
+              break;
+            }
+            long start = System.nanoTime();
+            predictor.run(inputTensors, result);
+            long elapsed = System.nanoTime() - start;
+            if (n == recorded.length) { // not the model's allocation: leave it out
+              long grow = threadBean != null ? threadBean.getCurrentThreadAllocatedBytes() : 0;
+              recorded = Arrays.copyOf(recorded, n * 2);
+              if (threadBean != null) {
+                before += threadBean.getCurrentThreadAllocatedBytes() - grow;
+              }
+            }
+            recorded[n++] = elapsed;
+            done.increment();
+          }
+          allocated[id] = threadBean != null
+              ? threadBean.getCurrentThreadAllocatedBytes() - before : -1;
+          latencies[id] = recorded;
+          counts[id] = n;
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "tfjni-bench-" + t);
+      worker.setDaemon(true);
+      workers.add(worker);
+    }
+    reporter.phase(threadCount, iterations, duration, warmup);
+    workers.forEach(Thread::start);
+    ready.await();
+    GcSnapshot gcBefore = GcSnapshot.take();
+    long start = System.nanoTime();
+    deadline[0] = duration != null ? start + duration.toNanos() : Long.MAX_VALUE;
+    go.countDown();
+    reporter.measuring(start, done);
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    long end = System.nanoTime();
+    reporter.finish(done.sum(), (end - start) / 1e9);
+    GcSnapshot gcAfter = GcSnapshot.take();
+    Throwable error = failure.get();
+    if (error != null) {
+      if (error instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (error instanceof Error e) {
+        throw e;
+      }
+      throw new IllegalStateException(error);
+    }
+    int total = 0;
+    for (int c : counts) {
+      total += c;
+    }
+    long[] all = new long[total];
+    int at = 0;
+    long allocatedTotal = 0;
+    boolean allocationKnown = true;
+    for (int t = 0; t < threadCount; t++) {
+      System.arraycopy(latencies[t], 0, all, at, counts[t]);
+      at += counts[t];
+      allocationKnown &= allocated[t] >= 0;
+      allocatedTotal += Math.max(0, allocated[t]);
+    }
+    Arrays.sort(all);
+    double mean = 0;
+    for (long l : all) {
+      mean += l;
+    }
+    mean = total > 0 ? mean / total : 0;
+    long[] memory = processMemory();
+    java.lang.management.MemoryUsage heap =
+        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    return new Phase(threadCount, total, (end - start) / 1e9, percentile(all, 50) / 1e6,
+        percentile(all, 90) / 1e6, percentile(all, 99) / 1e6,
+        (total > 0 ? all[total - 1] : 0) / 1e6, mean / 1e6, memory[0], memory[1],
+        heap.getUsed(), heap.getCommitted(), gcAfter.count - gcBefore.count,
+        gcAfter.millis - gcBefore.millis,
+        allocationKnown && total > 0 ? (double) allocatedTotal / total : Double.NaN);
+  }
+
+  /** Nearest-rank percentile of sorted values. */
+  static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(p / 100 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  private static com.sun.management.ThreadMXBean allocationBean() {
+    java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    if (bean instanceof com.sun.management.ThreadMXBean sun
+        && sun.isThreadAllocatedMemorySupported()) {
+      if (!sun.isThreadAllocatedMemoryEnabled()) {
+        sun.setThreadAllocatedMemoryEnabled(true);
+      }
+      return sun;
+    }
+    return null;
+  }
+
+  private record GcSnapshot(long count, long millis) {
+    static GcSnapshot take() {
+      long count = 0;
+      long millis = 0;
+      for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        count += Math.max(0, gc.getCollectionCount());
+        millis += Math.max(0, gc.getCollectionTime());
+      }
+      return new GcSnapshot(count, millis);
+    }
+  }
+
+  /** VmRSS and VmHWM of /proc/self/status in bytes; -1 where unknown. */
+  static long[] processMemory() {
+    long[] result = {-1, -1};
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          result[0] = kilobytes(line);
+        } else if (line.startsWith("VmHWM:")) {
+          result[1] = kilobytes(line);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux: leave unknown.
+    }
+    return result;
+  }
+
+  private static long kilobytes(String line) {
+    String[] parts = line.trim().split("\\s+");
+    return Long.parseLong(parts[1]) * 1024;
+  }
+
+  static String table(List<Phase> phases, long batchItems) {
+    StringBuilder out = new StringBuilder();
+    boolean items = batchItems > 1;
+    out.append(String.format(Locale.ROOT, "%7s %9s %9s%s %8s %8s %8s %8s %8s %9s %4s %6s %11s%n",
+        "threads", "runs", "runs/s", items ? String.format(Locale.ROOT, " %9s", "items/s") : "",
+        "p50 ms", "p90 ms", "p99 ms", "max ms", "RSS MiB", "heap MiB", "GCs", "GC ms",
+        "alloc B/run"));
+    for (Phase p : phases) {
+      out.append(String.format(Locale.ROOT,
+          "%7d %9d %9.1f%s %8.3f %8.3f %8.3f %8.3f %8.1f %9.1f %4d %6d %11s%n", p.threads(),
+          p.runs(), p.throughput(),
+          items ? String.format(Locale.ROOT, " %9.1f", p.throughput() * batchItems) : "",
+          p.p50Ms(), p.p90Ms(), p.p99Ms(), p.maxMs(), p.rssBytes() / 1048576.0,
+          p.heapUsedBytes() / 1048576.0, p.gcCount(), p.gcMillis(),
+          Double.isNaN(p.allocatedBytesPerRun()) ? "n/a"
+              : String.format(Locale.ROOT, "%.0f", p.allocatedBytesPerRun())));
+    }
+    return out.toString();
+  }
+
+  private Map<String, Object> jsonReport(SavedModelInfo.SignatureInfo signature,
+      SavedModelInfo.MetaGraph metaGraph, List<InputInfo> inputInfos, List<Phase> phases) {
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("model", modelOptions.dir.toAbsolutePath().toString());
+    report.put("tag_set", String.join(",", metaGraph.tags()));
+    report.put("signature", signature.key());
+    List<Object> inputList = new ArrayList<>();
+    for (InputInfo input : inputInfos) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("key", input.key());
+      entry.put("dtype", Npy.numpyName(input.dataType()));
+      entry.put("shape", input.shape());
+      entry.put("source", input.source());
+      inputList.add(entry);
+    }
+    report.put("inputs", inputList);
+    report.put("batch", batchItems(inputInfos));
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("threads", threads);
+    config.put("duration_seconds", duration != null ? seconds(duration) : null);
+    config.put("iterations", iterations);
+    config.put("warmup_per_thread", warmup);
+    config.put("intra_op_threads", intraOpThreads);
+    config.put("inter_op_threads", interOpThreads);
+    report.put("config", config);
+    Map<String, Object> machine = new LinkedHashMap<>();
+    machine.put("cpu", cpuModel());
+    machine.put("cores", Runtime.getRuntime().availableProcessors());
+    machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version")
+        + " " + System.getProperty("os.arch"));
+    machine.put("java", System.getProperty("java.vm.name") + " "
+        + System.getProperty("java.runtime.version"));
+    machine.put("tensorflow", TensorFlow.version());
+    machine.put("tfjni", TensorFlow.tfjniVersion());
+    report.put("machine", machine);
+    List<Object> results = new ArrayList<>();
+    for (Phase p : phases) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("threads", p.threads());
+      r.put("runs", p.runs());
+      r.put("seconds", p.seconds());
+      r.put("runs_per_second", p.throughput());
+      r.put("items_per_second", p.throughput() * batchItems(inputInfos));
+      Map<String, Object> latency = new LinkedHashMap<>();
+      latency.put("p50", p.p50Ms());
+      latency.put("p90", p.p90Ms());
+      latency.put("p99", p.p99Ms());
+      latency.put("max", p.maxMs());
+      latency.put("mean", p.meanMs());
+      r.put("latency_ms", latency);
+      r.put("rss_bytes", p.rssBytes());
+      r.put("rss_peak_bytes", p.rssPeakBytes());
+      r.put("heap_used_bytes", p.heapUsedBytes());
+      r.put("heap_committed_bytes", p.heapCommittedBytes());
+      r.put("gc_count", p.gcCount());
+      r.put("gc_millis", p.gcMillis());
+      r.put("allocated_bytes_per_run",
+          Double.isNaN(p.allocatedBytesPerRun()) ? null : p.allocatedBytesPerRun());
+      results.add(r);
+    }
+    report.put("results", results);
+    return report;
+  }
+
+  static String machine() {
+    return "machine: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
+        + " cores; TensorFlow " + TensorFlow.version() + "; Java "
+        + System.getProperty("java.runtime.version");
+  }
+
+  private static String cpuModel() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // fall through
+    }
+    return System.getProperty("os.arch");
+  }
+
+  static double seconds(Duration d) {
+    return d.toNanos() / 1e9;
+  }
+
+  private static void writeFile(Path file, byte[] bytes) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    Files.write(file, bytes);
+  }
+
+  /** Parses 20s, 1.5s, 500ms, 2m, 1h, or a plain number of seconds. */
+  static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)?").matcher(value.trim());
+      if (!m.matches()) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value
+            + "' is not a duration like 20s, 500ms or 2m");
+      }
+      double amount = Double.parseDouble(m.group(1));
+      String unit = m.group(2) == null ? "s" : m.group(2);
+      double seconds = switch (unit) {
+        case "ms" -> amount / 1000;
+        case "m", "min" -> amount * 60;
+        case "h" -> amount * 3600;
+        default -> amount;
+      };
+      return Duration.ofNanos((long) (seconds * 1e9));
+    }
+  }
+
+  /** Progress on stderr: a redrawn bar, periodic lines, or nothing. */
+  static final class Progress {
+    private final PrintWriter err;
+    private final String mode;
+    private volatile boolean running;
+    private Thread ticker;
+    private int threads;
+    private Long total;
+    private Duration duration;
+
+    Progress(PrintWriter err, String mode) {
+      this.err = err;
+      this.mode = mode;
+    }
+
+    void phase(int threadCount, Long iterations, Duration phaseDuration, int warmup) {
+      this.threads = threadCount;
+      this.total = iterations;
+      this.duration = phaseDuration;
+      if (mode.equals("lines")) {
+        err.println("bench: " + threadCount + " thread" + (threadCount > 1 ? "s" : "")
+            + ": warming up (" + warmup + " runs per thread)");
+      } else if (mode.equals("bar")) {
+        err.print("\r" + label() + " warming up...");
+      }
+      err.flush();
+    }
+
+    void measuring(long start, LongAdder done) {
+      if (mode.equals("none")) {
+        return;
+      }
+      running = true;
+      long interval = mode.equals("bar") ? 100 : 5000;
+      ticker = new Thread(() -> {
+        while (running) {
+          try {
+            Thread.sleep(interval);
+          } catch (InterruptedException e) {
+            return;
+          }
+          if (running) {
+            report(start, done.sum());
+          }
+        }
+      }, "tfjni-bench-progress");
+      ticker.setDaemon(true);
+      ticker.start();
+    }
+
+    private synchronized void report(long start, long runs) {
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      double fraction = total != null ? (double) runs / total
+          : elapsed / seconds(duration);
+      fraction = Math.max(0, Math.min(1, fraction));
+      String rate = String.format(Locale.ROOT, "%d runs, %.1f/s", runs,
+          elapsed > 0 ? runs / elapsed : 0);
+      if (mode.equals("bar")) {
+        int width = 30;
+        int filled = (int) Math.round(fraction * width);
+        err.print("\r" + label() + " [" + "#".repeat(filled) + ".".repeat(width - filled) + "] "
+            + String.format(Locale.ROOT, "%3.0f%%", fraction * 100) + "  " + rate + "   ");
+      } else {
+        err.println("bench: " + threads + " thread" + (threads > 1 ? "s" : "") + ": "
+            + String.format(Locale.ROOT, "%.0f%%", fraction * 100) + " (" + rate + ")");
+      }
+      err.flush();
+    }
+
+    void finish(long runs, double seconds) throws InterruptedException {
+      running = false;
+      if (ticker != null) {
+        ticker.interrupt();
+        ticker.join();
+        ticker = null;
+      }
+      String summary = String.format(Locale.ROOT, "%d runs in %.2f s (%.1f/s)", runs, seconds,
+          seconds > 0 ? runs / seconds : 0);
+      synchronized (this) {
+        if (mode.equals("bar")) {
+          err.print("\r" + label() + " [" + "#".repeat(30) + "] 100%  " + summary + "   \n");
+        } else if (mode.equals("lines")) {
+          err.println("bench: " + threads + " thread" + (threads > 1 ? "s" : "") + ": done, "
+              + summary);
+        }
+        err.flush();
+      }
+    }
+
+    private String label() {
+      return String.format(Locale.ROOT, "threads %-3d", threads);
+    }
+  }
+}

@@ -1,0 +1,538 @@
+package io.tfjni.numpy;
+
+import io.tfjni.DataType;
+import io.tfjni.Tensor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads NumPy .npy files: every numeric dtype and bool (any byte order, C or Fortran order), byte
+ * strings ({@code S}), unicode strings ({@code U}, stored as UTF-8 in the tensor) and raw void
+ * data ({@code V}, e.g. bfloat16). Object arrays ({@code O}) are pickles and are refused. Writing
+ * is {@link NpyWriter}; .npz archives are {@link Npz}.
+ */
+public final class Npy {
+  static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+  /** Arrays are read into a Java byte array. */
+  private static final long MAX_BYTES = Integer.MAX_VALUE - 64;
+
+  private static final Map<String, DataType> NUMERIC = Map.ofEntries(
+      Map.entry("f2", DataType.HALF), Map.entry("f4", DataType.FLOAT),
+      Map.entry("f8", DataType.DOUBLE), Map.entry("i1", DataType.INT8),
+      Map.entry("i2", DataType.INT16), Map.entry("i4", DataType.INT32),
+      Map.entry("i8", DataType.INT64), Map.entry("u1", DataType.UINT8),
+      Map.entry("u2", DataType.UINT16), Map.entry("u4", DataType.UINT32),
+      Map.entry("u8", DataType.UINT64), Map.entry("b1", DataType.BOOL),
+      Map.entry("c8", DataType.COMPLEX64), Map.entry("c16", DataType.COMPLEX128),
+      // ml_dtypes' float8_e5m2, which is how TensorFlow Python saves that dtype.
+      Map.entry("f1", DataType.FLOAT8_E5M2));
+
+  /** TensorFlow's quantized types, which NumPy holds as one-field structured dtypes. */
+  private static final Map<String, DataType> QUANTIZED = Map.of(
+      "qint8", DataType.QINT8, "quint8", DataType.QUINT8, "qint16", DataType.QINT16,
+      "quint16", DataType.QUINT16, "qint32", DataType.QINT32);
+
+  private static final Map<DataType, String> NUMPY_NAMES = Map.ofEntries(
+      Map.entry(DataType.FLOAT, "float32"), Map.entry(DataType.DOUBLE, "float64"),
+      Map.entry(DataType.HALF, "float16"), Map.entry(DataType.BFLOAT16, "bfloat16"),
+      Map.entry(DataType.INT8, "int8"), Map.entry(DataType.INT16, "int16"),
+      Map.entry(DataType.INT32, "int32"), Map.entry(DataType.INT64, "int64"),
+      Map.entry(DataType.UINT8, "uint8"), Map.entry(DataType.UINT16, "uint16"),
+      Map.entry(DataType.UINT32, "uint32"), Map.entry(DataType.UINT64, "uint64"),
+      Map.entry(DataType.BOOL, "bool"), Map.entry(DataType.COMPLEX64, "complex64"),
+      Map.entry(DataType.COMPLEX128, "complex128"), Map.entry(DataType.STRING, "string"),
+      Map.entry(DataType.FLOAT8_E5M2, "float8_e5m2"),
+      Map.entry(DataType.FLOAT8_E4M3FN, "float8_e4m3fn"), Map.entry(DataType.INT4, "int4"),
+      Map.entry(DataType.UINT4, "uint4"), Map.entry(DataType.QINT8, "qint8"),
+      Map.entry(DataType.QUINT8, "quint8"), Map.entry(DataType.QINT16, "qint16"),
+      Map.entry(DataType.QUINT16, "quint16"), Map.entry(DataType.QINT32, "qint32"),
+      Map.entry(DataType.RESOURCE, "resource"), Map.entry(DataType.VARIANT, "variant"),
+      Map.entry(DataType.INVALID, "invalid"));
+
+  private Npy() {}
+
+  /** Reads a .npy file into a new tensor of its default dtype (close it). */
+  public static Tensor read(Path file) throws IOException {
+    return readArray(file).toTensor();
+  }
+
+  /** Reads a .npy file. Malformed or unsupported files throw {@link IllegalArgumentException}. */
+  public static NpyArray readArray(Path file) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException(file.toString(), null, "no such file");
+    } catch (OutOfMemoryError e) {
+      throw new IllegalArgumentException(file + " is too large to read", e);
+    }
+    return parse(bytes, file.toString());
+  }
+
+  /** Parses the bytes of a .npy file; {@code name} names it in error messages. */
+  public static NpyArray parse(byte[] bytes, String name) {
+    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    try {
+      byte[] magic = new byte[MAGIC.length];
+      if (in.remaining() < MAGIC.length + 2) {
+        throw malformed(name, "not a .npy file (too short)");
+      }
+      in.get(magic);
+      if (!Arrays.equals(magic, MAGIC)) {
+        throw malformed(name, "not a .npy file (bad magic)");
+      }
+      int major = in.get();
+      int minor = in.get();
+      if (major < 1 || major > 3 || minor != 0) {
+        throw malformed(name, "unsupported format version " + major + "." + minor);
+      }
+      long headerLength = major == 1 ? Short.toUnsignedInt(in.getShort())
+          : Integer.toUnsignedLong(in.getInt());
+      if (headerLength > in.remaining()) {
+        throw malformed(name, "truncated header");
+      }
+      byte[] headerBytes = new byte[(int) headerLength];
+      in.get(headerBytes);
+      String header = major == 3 ? decodeUtf8(headerBytes, name)
+          : new String(headerBytes, StandardCharsets.ISO_8859_1);
+      Map<String, Object> dict = parseHeader(header, name);
+      long[] shape = shapeOf(dict.get("shape"), name);
+      Object fortran = dict.get("fortran_order");
+      if (!(fortran instanceof Boolean)) {
+        throw malformed(name, "header has no fortran_order True/False: " + header.trim());
+      }
+      return body(dict.get("descr"), shape, (Boolean) fortran, in, name, header);
+    } catch (java.nio.BufferUnderflowException e) {
+      throw malformed(name, "truncated file");
+    }
+  }
+
+  /** The NumPy name of a dtype, e.g. "float32". */
+  public static String numpyName(DataType type) {
+    return NUMPY_NAMES.getOrDefault(type, type.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  private static NpyArray body(Object descrValue, long[] shape, boolean fortran, ByteBuffer in,
+      String name, String header) {
+    if (descrValue instanceof List<?> fields) {
+      return structured(fields, shape, fortran, in, name);
+    }
+    if (!(descrValue instanceof String descr)) {
+      throw malformed(name, "header has no descr: " + header.trim());
+    }
+    if (descr.length() < 2) {
+      throw malformed(name, "bad descr '" + descr + "'");
+    }
+    char order = descr.charAt(0);
+    if ("<>|=".indexOf(order) < 0) {
+      // NumPy also accepts a descr without byte order, e.g. 'f4' meaning native.
+      order = '=';
+      descr = "=" + descr;
+    }
+    boolean bigEndian = order == '>'
+        || (order == '=' && ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN);
+    String code = descr.substring(1);
+    char kind = code.charAt(0);
+    if (kind == 'M' || kind == 'm') {
+      throw unsupported(name, "dtype '" + descr + "' (datetime) has no TensorFlow equivalent");
+    }
+    int size = kind == 'O' ? 0 : itemSize(code.substring(1), descr, name);
+    long count = Tensor.elementCount(shape);
+    switch (kind) {
+      case 'O':
+        throw unsupported(name, "it holds Python objects (dtype 'O'), which NumPy saves as a"
+            + " pickle; tfjni does not read pickles: save strings as fixed-width bytes or"
+            + " unicode, e.g. np.save(f, a.astype('S')) or a.astype('U')");
+      case 'S':
+      case 'a':
+      case 'U': {
+        int width = kind == 'U' ? Math.multiplyExact(size, 4) : size;
+        byte[] data = elementBytes(in, count, width, name);
+        if (fortran) {
+          data = fortranToC(data, shape, width);
+        }
+        return NpyArray.ofStrings(descr, shape, strings(data, count, width, kind == 'U',
+            bigEndian, name));
+      }
+      case 'V': {
+        if (size == 0) {
+          throw malformed(name, "zero-width void dtype '" + descr + "'");
+        }
+        byte[] data = elementBytes(in, count, size, name);
+        return NpyArray.ofRaw(descr, size, shape, fortran ? fortranToC(data, shape, size) : data);
+      }
+      default: {
+        DataType type = NUMERIC.get(code);
+        if (type == null) {
+          throw unsupported(name, "dtype '" + descr + "' has no TensorFlow equivalent");
+        }
+        return numeric(descr, type, shape, fortran, bigEndian, in, name);
+      }
+    }
+  }
+
+  private static NpyArray numeric(String descr, DataType type, long[] shape, boolean fortran,
+      boolean bigEndian, ByteBuffer in, String name) {
+    long count = Tensor.elementCount(shape);
+    byte[] data = elementBytes(in, count, type.byteSize(), name);
+    int component = NpyArray.componentWidth(type);
+    if (bigEndian && component > 1) {
+      data = swapBytes(data, component);
+    }
+    if (fortran) {
+      data = fortranToC(data, shape, type.byteSize());
+    }
+    if (type == DataType.BOOL) {
+      for (int i = 0; i < data.length; i++) {
+        data[i] = data[i] != 0 ? (byte) 1 : 0;
+      }
+    }
+    return NpyArray.ofData(descr, type, shape, data);
+  }
+
+  /** A one-field structured dtype: how TensorFlow Python saves qint8 and friends. */
+  private static NpyArray structured(List<?> fields, long[] shape, boolean fortran, ByteBuffer in,
+      String name) {
+    if (fields.size() == 1 && fields.get(0) instanceof List<?> field && field.size() == 2
+        && field.get(0) instanceof String fieldName && field.get(1) instanceof String typestr) {
+      DataType type = QUANTIZED.get(fieldName);
+      DataType base = typestr.length() > 1 ? NUMERIC.get(typestr.substring(1)) : null;
+      if (type != null && base != null && base.byteSize() == type.byteSize()) {
+        boolean bigEndian = typestr.charAt(0) == '>';
+        return numeric("[('" + fieldName + "', '" + typestr + "')]", type, shape, fortran,
+            bigEndian, in, name);
+      }
+    }
+    throw unsupported(name, "structured dtype " + fields + " has no TensorFlow equivalent");
+  }
+
+  private static int itemSize(String digits, String descr, String name) {
+    if (digits.isEmpty()) {
+      return 0;
+    }
+    try {
+      int size = Integer.parseInt(digits);
+      if (size < 0) {
+        throw new NumberFormatException();
+      }
+      return size;
+    } catch (NumberFormatException e) {
+      throw malformed(name, "bad dtype '" + descr + "'");
+    }
+  }
+
+  private static byte[] elementBytes(ByteBuffer in, long count, int width, String name) {
+    long bytes;
+    try {
+      bytes = Math.multiplyExact(count, (long) width);
+    } catch (ArithmeticException e) {
+      throw malformed(name, "shape too large");
+    }
+    if (bytes > MAX_BYTES) {
+      throw malformed(name, "array of " + bytes + " bytes is larger than tfjni reads (2 GiB)");
+    }
+    if (in.remaining() != bytes) {
+      throw malformed(name, "expected " + bytes + " data bytes after the header, found "
+          + in.remaining());
+    }
+    byte[] data = new byte[(int) bytes];
+    in.get(data);
+    return data;
+  }
+
+  private static byte[][] strings(byte[] data, long count, int width, boolean unicode,
+      boolean bigEndian, String name) {
+    byte[][] values = new byte[(int) count][];
+    for (int i = 0; i < values.length; i++) {
+      int start = i * width;
+      if (!unicode) {
+        int end = start + width;
+        while (end > start && data[end - 1] == 0) {
+          end--;
+        }
+        values[i] = Arrays.copyOfRange(data, start, end);
+        continue;
+      }
+      ByteBuffer element = ByteBuffer.wrap(data, start, width)
+          .order(bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+      int[] codePoints = new int[width / 4];
+      int length = 0;
+      for (int k = 0; k < codePoints.length; k++) {
+        int cp = element.getInt();
+        codePoints[k] = cp;
+        if (cp != 0) {
+          length = k + 1;
+        }
+      }
+      for (int k = 0; k < length; k++) {
+        int cp = codePoints[k];
+        if (cp < 0 || cp > Character.MAX_CODE_POINT
+            || (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE)) {
+          throw malformed(name, "string " + i + " holds an invalid code point U+"
+              + Integer.toHexString(cp).toUpperCase(java.util.Locale.ROOT));
+        }
+      }
+      values[i] = new String(codePoints, 0, length).getBytes(StandardCharsets.UTF_8);
+    }
+    return values;
+  }
+
+  /** Reorders elements stored column-major into row-major order. */
+  static byte[] fortranToC(byte[] data, long[] shape, int width) {
+    int rank = shape.length;
+    if (rank < 2 || data.length == 0) {
+      return data;
+    }
+    long[] fortranStrides = new long[rank];
+    long stride = 1;
+    for (int d = 0; d < rank; d++) {
+      fortranStrides[d] = stride;
+      stride *= shape[d];
+    }
+    byte[] out = new byte[data.length];
+    long[] index = new long[rank];
+    long source = 0;
+    int count = data.length / width;
+    for (int i = 0; i < count; i++) {
+      System.arraycopy(data, (int) (source * width), out, i * width, width);
+      for (int d = rank - 1; d >= 0; d--) {
+        index[d]++;
+        source += fortranStrides[d];
+        if (index[d] < shape[d]) {
+          break;
+        }
+        source -= fortranStrides[d] * shape[d];
+        index[d] = 0;
+      }
+    }
+    return out;
+  }
+
+  static byte[] swapBytes(byte[] bytes, int width) {
+    byte[] swapped = new byte[bytes.length];
+    for (int i = 0; i + width <= bytes.length; i += width) {
+      for (int j = 0; j < width; j++) {
+        swapped[i + j] = bytes[i + width - 1 - j];
+      }
+    }
+    return swapped;
+  }
+
+  private static long[] shapeOf(Object value, String name) {
+    if (!(value instanceof List<?> dims)) {
+      throw malformed(name, "header has no shape tuple");
+    }
+    long[] shape = new long[dims.size()];
+    for (int i = 0; i < shape.length; i++) {
+      if (!(dims.get(i) instanceof Long dim) || dim < 0) {
+        throw malformed(name, "bad shape " + dims);
+      }
+      shape[i] = dim;
+    }
+    try {
+      Tensor.elementCount(shape);
+    } catch (IllegalArgumentException e) {
+      throw malformed(name, "shape " + dims + " has too many elements");
+    }
+    return shape;
+  }
+
+  private static String decodeUtf8(byte[] bytes, String name) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw malformed(name, "header is not UTF-8");
+    }
+  }
+
+  /** Parses the header: a Python dict literal of strings, booleans, ints, tuples and lists. */
+  static Map<String, Object> parseHeader(String header, String name) {
+    HeaderParser parser = new HeaderParser(header, name);
+    Object value = parser.value();
+    parser.skipSpace();
+    if (!parser.atEnd() || !(value instanceof Map<?, ?> map)) {
+      throw malformed(name, "header is not a Python dict: " + header.trim());
+    }
+    Map<String, Object> result = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      if (entry.getKey() instanceof String key) {
+        result.put(key, entry.getValue());
+      }
+    }
+    return result;
+  }
+
+  static IllegalArgumentException malformed(String name, String why) {
+    return new IllegalArgumentException("malformed .npy file " + name + ": " + why);
+  }
+
+  static IllegalArgumentException unsupported(String name, String why) {
+    return new IllegalArgumentException("unsupported .npy file " + name + ": " + why);
+  }
+
+  /** Just enough of Python's literal syntax for .npy headers. Tuples become lists. */
+  private static final class HeaderParser {
+    private final String text;
+    private final String name;
+    private int at;
+
+    HeaderParser(String text, String name) {
+      this.text = text;
+      this.name = name;
+    }
+
+    boolean atEnd() {
+      return at >= text.length();
+    }
+
+    void skipSpace() {
+      while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+        at++;
+      }
+    }
+
+    Object value() {
+      skipSpace();
+      if (atEnd()) {
+        throw error("unexpected end");
+      }
+      char c = text.charAt(at);
+      switch (c) {
+        case '{':
+          return dict();
+        case '(':
+          return sequence(')');
+        case '[':
+          return sequence(']');
+        case '\'':
+        case '"':
+          return string();
+        default:
+          if (c == '-' || Character.isDigit(c)) {
+            return integer();
+          }
+          return word();
+      }
+    }
+
+    private Map<Object, Object> dict() {
+      at++;
+      Map<Object, Object> map = new LinkedHashMap<>();
+      while (true) {
+        skipSpace();
+        if (peek('}')) {
+          at++;
+          return map;
+        }
+        Object key = value();
+        skipSpace();
+        expect(':');
+        map.put(key, value());
+        skipSpace();
+        if (peek(',')) {
+          at++;
+        } else if (!peek('}')) {
+          throw error("expected ',' or '}'");
+        }
+      }
+    }
+
+    private List<Object> sequence(char close) {
+      at++;
+      List<Object> items = new ArrayList<>();
+      while (true) {
+        skipSpace();
+        if (peek(close)) {
+          at++;
+          return items;
+        }
+        items.add(value());
+        skipSpace();
+        if (peek(',')) {
+          at++;
+        } else if (!peek(close)) {
+          throw error("expected ',' or '" + close + "'");
+        }
+      }
+    }
+
+    private String string() {
+      char quote = text.charAt(at++);
+      StringBuilder sb = new StringBuilder();
+      while (at < text.length() && text.charAt(at) != quote) {
+        char c = text.charAt(at++);
+        if (c == '\\' && at < text.length()) {
+          c = text.charAt(at++);
+        }
+        sb.append(c);
+      }
+      expect(quote);
+      return sb.toString();
+    }
+
+    private Long integer() {
+      int start = at;
+      if (peek('-')) {
+        at++;
+      }
+      while (at < text.length() && Character.isDigit(text.charAt(at))) {
+        at++;
+      }
+      String digits = text.substring(start, at);
+      if (peek('L')) {
+        at++; // Python 2 long suffix, written by old NumPy.
+      }
+      try {
+        return Long.parseLong(digits);
+      } catch (NumberFormatException e) {
+        throw error("bad integer '" + digits + "'");
+      }
+    }
+
+    private Object word() {
+      int start = at;
+      while (at < text.length() && Character.isLetter(text.charAt(at))) {
+        at++;
+      }
+      String word = text.substring(start, at);
+      switch (word) {
+        case "True":
+          return Boolean.TRUE;
+        case "False":
+          return Boolean.FALSE;
+        case "None":
+          return null;
+        default:
+          throw error("unexpected '" + (word.isEmpty() ? text.charAt(at) : word) + "'");
+      }
+    }
+
+    private boolean peek(char c) {
+      return at < text.length() && text.charAt(at) == c;
+    }
+
+    private void expect(char c) {
+      if (!peek(c)) {
+        throw error("expected '" + c + "'");
+      }
+      at++;
+    }
+
+    private IllegalArgumentException error(String what) {
+      return malformed(name, "bad header (" + what + " at column " + at + "): " + text.trim());
+    }
+  }
+}

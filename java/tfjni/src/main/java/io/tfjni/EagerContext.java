@@ -1,0 +1,116 @@
+package io.tfjni;
+
+import io.tfjni.internal.NativeLibrary;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * TensorFlow's eager runtime: thread pools and devices for eager ops. One context is meant to
+ * serve a whole application; every {@link NDManager} made with it shares its thread pools (there
+ * is no pool per manager). {@link #shared()} is the process-wide default.
+ *
+ * <p>Thread safety: ops may run on a context from any number of threads. Closing a context waits
+ * for ops in flight and rejects new ones; its native context is freed once every manager made
+ * with it is closed too (arrays made with it stay readable until then).
+ */
+public final class EagerContext extends NativeResource {
+  /** TensorFlow's device placement policies (TFE_ContextDevicePlacementPolicy). */
+  public enum DevicePlacement {
+    /** Inputs on the wrong device are an error. */
+    EXPLICIT,
+    /** Copy inputs to the op's device, with a warning. */
+    WARN,
+    /** Copy inputs to the op's device silently (TensorFlow's default). */
+    SILENT,
+    /** Silently copy int32 inputs only. */
+    SILENT_FOR_INT32
+  }
+
+  private static EagerContext shared;
+
+  /**
+   * One hold while the context is open plus one per open {@link NDManager} on it. TensorFlow's
+   * tensor handles point at their context without keeping it alive, so the native context is
+   * freed only when the count reaches zero: closing a context whose arrays are still open rejects
+   * new ops at once but frees it after the last of its managers closes.
+   */
+  private final AtomicInteger holds = new AtomicInteger(1);
+  private final long nativeHandle;
+
+  private EagerContext(long handle) {
+    super(handle);
+    this.nativeHandle = handle;
+  }
+
+  /** The process-wide context with TensorFlow's defaults; created on first use, never closed. */
+  public static synchronized EagerContext shared() {
+    if (shared == null) {
+      shared = create(SessionOptions.defaults(), false, DevicePlacement.SILENT);
+    }
+    return shared;
+  }
+
+  /**
+   * A context of its own: thread pools and GPU options from {@code options}, async dispatch (ops
+   * return before they finish; errors surface when a result is read) and a placement policy.
+   */
+  public static EagerContext create(SessionOptions options, boolean async,
+      DevicePlacement placement) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(placement, "placement");
+    NativeLibrary.ensureLoaded();
+    return new EagerContext(nativeCreate(options.scalars(), options.visibleDevices(),
+        options.rawConfig(), options.poolThreads(), options.poolNames(), async,
+        placement.ordinal()));
+  }
+
+  /** Full names of the devices ops can run on. */
+  public List<String> devices() {
+    long h = acquire();
+    try {
+      return List.of(nativeDevices(h));
+    } finally {
+      release();
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (EagerContext.class) {
+      if (this == shared) {
+        throw new IllegalStateException("the shared context lives as long as the process");
+      }
+    }
+    super.close();
+  }
+
+  /** A manager is made on this context; throws if it is closed. */
+  void hold() {
+    acquire();  // while acquired, close() cannot drop the context's own hold
+    try {
+      holds.incrementAndGet();
+    } finally {
+      release();
+    }
+  }
+
+  /** A manager closed, or the context itself: the last one frees the native context. */
+  void unhold() {
+    if (holds.decrementAndGet() == 0) {
+      nativeDelete(nativeHandle);
+    }
+  }
+
+  @Override
+  void free(long handle) {
+    unhold();
+  }
+
+  private static native long nativeCreate(long[] scalars, String visibleDevices, byte[] rawConfig,
+      int[] poolThreads, String[] poolNames, boolean async, int placement);
+
+  private static native String[] nativeDevices(long handle);
+
+  private static native void nativeDelete(long handle);
+}

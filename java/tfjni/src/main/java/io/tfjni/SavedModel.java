@@ -1,0 +1,205 @@
+package io.tfjni;
+
+import io.tfjni.internal.NativeLibrary;
+import io.tfjni.internal.SpecDecoder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A TensorFlow SavedModel loaded into a session. Variables are restored and init ops (lookup
+ * tables, ...) run once, at load.
+ *
+ * <p>Thread safety: run it, and its predictors, from any number of threads. {@link #close()}
+ * rejects new runs with {@link IllegalStateException}, waits for the runs in flight to finish,
+ * closes the model's predictors and frees the session.
+ */
+public final class SavedModel extends Model {
+  public static final String DEFAULT_TAG = "serve";
+  public static final String DEFAULT_SIGNATURE = "serving_default";
+
+  private final List<Signature> signatures;
+  private final Object mapApiLock = new Object();
+  /** Predictors of the map API; replaced as a whole under mapApiLock, read without a lock. */
+  private volatile MapApiPredictor[] mapApiPredictors = new MapApiPredictor[0];
+
+  private SavedModel(long handle) {
+    super(handle);
+    this.signatures = decodeSignatures(nativeSignatures(handle));
+  }
+
+  /** Loads the meta graph tagged "serve" with TensorFlow's default session settings. */
+  public static SavedModel load(Path exportDir) {
+    return load(exportDir, SessionOptions.defaults(), DEFAULT_TAG);
+  }
+
+  /** Loads the meta graph with exactly these tags. */
+  public static SavedModel load(Path exportDir, SessionOptions options, String... tags) {
+    Objects.requireNonNull(exportDir, "exportDir");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(tags, "tags");
+    if (tags.length == 0) {
+      throw new IllegalArgumentException("at least one tag is needed, e.g. \"serve\"");
+    }
+    for (String tag : tags) {
+      Objects.requireNonNull(tag, "tag");
+    }
+    NativeLibrary.ensureLoaded();
+    long handle = nativeLoad(exportDir.toString(), tags.clone(), options.scalars(),
+        options.visibleDevices(), options.rawConfig(), options.poolThreads(), options.poolNames());
+    try {
+      return new SavedModel(handle);
+    } catch (RuntimeException | Error e) {
+      nativeDelete(handle);
+      throw e;
+    }
+  }
+
+  /** Every SignatureDef, sorted by key. */
+  public List<Signature> signatures() {
+    return signatures;
+  }
+
+  public Signature signature(String key) {
+    Objects.requireNonNull(key, "key");
+    for (Signature signature : signatures) {
+      if (signature.key().equals(key)) {
+        return signature;
+      }
+    }
+    throw new IllegalArgumentException("no signature '" + key + "'; signatures are "
+        + signatures.stream().map(Signature::key).toList());
+  }
+
+  /** A predictor feeding every input and fetching every output of a signature, in key order. */
+  public Predictor predictor(String signatureKey) {
+    return predictor(signatureKey, signature(signatureKey).inputKeys(), List.of());
+  }
+
+  /**
+   * A predictor feeding {@code inputKeys} in that order and fetching {@code outputKeys} (every
+   * output, in key order, if empty).
+   */
+  public Predictor predictor(String signatureKey, List<String> inputKeys,
+      List<String> outputKeys) {
+    Objects.requireNonNull(inputKeys, "inputKeys");
+    Objects.requireNonNull(outputKeys, "outputKeys");
+    Signature signature = signature(signatureKey);
+    inputKeys.forEach(signature::input);
+    outputKeys.forEach(signature::output);
+    return Predictor.forSignature(this, signatureKey, inputKeys, outputKeys);
+  }
+
+  /** Runs {@value #DEFAULT_SIGNATURE}; see {@link #run(String, Map)}. */
+  public RunResult run(Map<String, Tensor> inputs) {
+    return run(DEFAULT_SIGNATURE, inputs);
+  }
+
+  /**
+   * Runs a signature with inputs by key and returns every output (close the result). The
+   * predictor for each set of input keys is prepared once and reused; finding it again allocates
+   * nothing, so a call allocates only the result it returns and the array of inputs in order.
+   */
+  public RunResult run(String signatureKey, Map<String, Tensor> inputs) {
+    Objects.requireNonNull(signatureKey, "signatureKey");
+    Objects.requireNonNull(inputs, "inputs");
+    MapApiPredictor prepared = findMapApiPredictor(signatureKey, inputs);
+    if (prepared == null) {
+      prepared = prepareMapApiPredictor(signatureKey, inputs);
+    }
+    String[] keys = prepared.inputKeys();
+    Tensor[] ordered = new Tensor[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      ordered[i] = inputs.get(keys[i]);
+    }
+    return prepared.predictor().run(ordered);
+  }
+
+  /** The prepared predictor whose input keys are exactly the map's keys, or null. */
+  private MapApiPredictor findMapApiPredictor(String signatureKey, Map<String, Tensor> inputs) {
+    for (MapApiPredictor candidate : mapApiPredictors) {
+      if (candidate.matches(signatureKey, inputs)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  /** Prepares (once per signature and set of keys) the predictor for these inputs. */
+  private MapApiPredictor prepareMapApiPredictor(String signatureKey, Map<String, Tensor> inputs) {
+    String[] keys = inputs.keySet().toArray(new String[0]);
+    for (String key : keys) {
+      if (key == null) {
+        throw new NullPointerException("an input key is null; inputs of signature '"
+            + signatureKey + "' are " + signature(signatureKey).inputKeys());
+      }
+    }
+    Arrays.sort(keys);
+    synchronized (mapApiLock) {
+      MapApiPredictor[] current = mapApiPredictors;
+      int slot = current.length;
+      for (int i = 0; i < current.length; i++) {
+        if (current[i].signatureKey().equals(signatureKey)
+            && Arrays.equals(current[i].inputKeys(), keys)) {
+          if (!current[i].predictor().isClosed()) {
+            return current[i];
+          }
+          slot = i;
+        }
+      }
+      MapApiPredictor prepared = new MapApiPredictor(signatureKey, keys,
+          predictor(signatureKey, List.of(keys), List.of()));
+      MapApiPredictor[] next = Arrays.copyOf(current, Math.max(current.length, slot + 1));
+      next[slot] = prepared;
+      mapApiPredictors = next;
+      return prepared;
+    }
+  }
+
+  /** A map-API predictor: a signature fed by these input keys, sorted. */
+  private record MapApiPredictor(String signatureKey, String[] inputKeys, Predictor predictor) {
+    /** Whether the map's keys are exactly these; allocates nothing (no key set, no iterator). */
+    boolean matches(String signature, Map<String, Tensor> inputs) {
+      if (inputKeys.length != inputs.size() || !signatureKey.equals(signature)
+          || predictor.isClosed()) {
+        return false;
+      }
+      for (String key : inputKeys) {
+        if (!inputs.containsKey(key)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  @Override
+  void freeModel(long handle) {
+    mapApiPredictors = new MapApiPredictor[0];
+    nativeDelete(handle);
+  }
+
+  private static List<Signature> decodeSignatures(byte[] encoded) {
+    SpecDecoder in = new SpecDecoder(encoded);
+    int count = in.readInt();
+    List<Signature> result = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String key = in.readString();
+      String method = in.readString();
+      List<TensorSpec> inputs = in.readSpecs();
+      List<TensorSpec> outputs = in.readSpecs();
+      result.add(new Signature(key, method, inputs, outputs));
+    }
+    return List.copyOf(result);
+  }
+
+  private static native long nativeLoad(String exportDir, String[] tags, long[] scalars,
+      String visibleDevices, byte[] rawConfig, int[] poolThreads, String[] poolNames);
+
+  private static native byte[] nativeSignatures(long handle);
+
+  private static native void nativeDelete(long handle);
+}

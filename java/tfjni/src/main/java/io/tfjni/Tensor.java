@@ -1,0 +1,472 @@
+package io.tfjni;
+
+import io.tfjni.internal.NativeLibrary;
+import java.lang.reflect.Array;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A TensorFlow tensor in native memory, freed by {@link #close()} (never by the garbage
+ * collector).
+ *
+ * <p>Create one from a Java array ({@link #of(float[], long...)}, copied once), over a direct
+ * buffer ({@link #of(DataType, ByteBuffer, long...)}, zero-copy when 64-byte aligned), or as
+ * TensorFlow-allocated memory to fill in place ({@link #allocate(DataType, long...)} then {@link
+ * #buffer()}). Strings are {@link #ofStrings(String[], long...)} (UTF-8) or {@link
+ * #ofBytes(byte[][], long...)} (arbitrary bytes).
+ *
+ * <p>Thread safety: reading from several threads is safe; closing while another thread uses the
+ * tensor waits for that use to end. A {@link #buffer()} view must not be used after close.
+ * Tensors returned by a run are read-only: they may share memory with the model.
+ */
+public final class Tensor extends NativeResource {
+  /** TensorFlow's alignment for tensor memory; wrapped buffers must meet it to avoid a copy. */
+  public static final int ALIGNMENT = 64;
+
+  private final boolean writable;
+  private DataType dataType;
+  private long[] shape;
+
+  private Tensor(long handle, boolean writable) {
+    super(handle);
+    this.writable = writable;
+  }
+
+  /** Whether the caller may write this tensor's memory (it made it; not a run's output). */
+  boolean isWritable() {
+    return writable;
+  }
+
+  /** Takes ownership of a native tensor made elsewhere in tfjni (e.g. an eager result). */
+  static Tensor adopt(long handle) {
+    return new Tensor(handle, false);
+  }
+
+  /** An empty holder that a {@link RunResult} fills with outputs. */
+  static Tensor outputHolder() {
+    return new Tensor(0, false);
+  }
+
+  /** A zero-filled tensor in TensorFlow's memory; fill it in place through {@link #buffer()}. */
+  public static Tensor allocate(DataType dataType, long... shape) {
+    checkFixedSize(dataType);
+    elementCount(shape);
+    NativeLibrary.ensureLoaded();
+    return new Tensor(nativeAllocate(dataType.code(), shape.clone()), true);
+  }
+
+  public static Tensor of(float[] data, long... shape) {
+    return of(DataType.FLOAT, data, shape);
+  }
+
+  public static Tensor of(double[] data, long... shape) {
+    return of(DataType.DOUBLE, data, shape);
+  }
+
+  public static Tensor of(int[] data, long... shape) {
+    return of(DataType.INT32, data, shape);
+  }
+
+  public static Tensor of(long[] data, long... shape) {
+    return of(DataType.INT64, data, shape);
+  }
+
+  public static Tensor of(boolean[] data, long... shape) {
+    return of(DataType.BOOL, data, shape);
+  }
+
+  public static Tensor scalar(float value) {
+    return of(new float[] {value});
+  }
+
+  public static Tensor scalar(double value) {
+    return of(new double[] {value});
+  }
+
+  public static Tensor scalar(int value) {
+    return of(new int[] {value});
+  }
+
+  public static Tensor scalar(long value) {
+    return of(new long[] {value});
+  }
+
+  public static Tensor scalar(boolean value) {
+    return of(new boolean[] {value});
+  }
+
+  /**
+   * A tensor of any fixed-size type from a primitive array of matching width (see {@link
+   * DataType#javaComponent()}): e.g. {@code byte[]} for UINT8, {@code short[]} bits for HALF.
+   */
+  public static Tensor of(DataType dataType, Object primitiveArray, long... shape) {
+    Objects.requireNonNull(primitiveArray, "data");
+    long elements = elementCount(shape);
+    long bytes = checkArray(dataType, primitiveArray, elements);
+    NativeLibrary.ensureLoaded();
+    return new Tensor(
+        nativeFromArray(dataType.code(), shape.clone(), primitiveArray, bytes), true);
+  }
+
+  /**
+   * A tensor over the remaining bytes of {@code data}, in native byte order. A direct buffer in
+   * native order whose position is 64-byte aligned is used in place (zero-copy: keep it unchanged
+   * while the tensor is fed); any other buffer is copied. The buffer must hold exactly the shape's
+   * bytes.
+   */
+  public static Tensor of(DataType dataType, ByteBuffer data, long... shape) {
+    Objects.requireNonNull(data, "data");
+    checkFixedSize(dataType);
+    long elements = elementCount(shape);
+    if (elements > Long.MAX_VALUE / dataType.byteSize()) {
+      throw new IllegalArgumentException("a " + dataType + " tensor of shape "
+          + Arrays.toString(shape) + " has more bytes than fit in a long");
+    }
+    long bytes = elements * dataType.byteSize();
+    if (data.remaining() != bytes) {
+      throw new IllegalArgumentException("a " + dataType + " tensor of shape "
+          + Arrays.toString(shape) + " needs " + bytes + " bytes, the buffer has "
+          + data.remaining());
+    }
+    NativeLibrary.ensureLoaded();
+    if (isZeroCopyCandidate(data)) {
+      return new Tensor(nativeWrap(dataType.code(), shape.clone(), data, data.position(), bytes),
+          true);
+    }
+    Tensor tensor = allocate(dataType, shape);
+    try {
+      if (bytes > 0) {
+        tensor.buffer().put(data.duplicate());
+      }
+      return tensor;
+    } catch (RuntimeException e) {
+      tensor.close();
+      throw e;
+    }
+  }
+
+  /** True if {@link #of(DataType, ByteBuffer, long...)} would use this buffer in place. */
+  public static boolean isZeroCopyCandidate(ByteBuffer data) {
+    return data.isDirect() && !data.isReadOnly() && data.order() == ByteOrder.nativeOrder()
+        && data.alignmentOffset(data.position(), ALIGNMENT) == 0;
+  }
+
+  /** A direct buffer of {@code capacity} bytes whose start is 64-byte aligned, for zero-copy. */
+  public static ByteBuffer allocateAlignedBuffer(int capacity) {
+    ByteBuffer raw = ByteBuffer.allocateDirect(capacity + ALIGNMENT);
+    int skip = (ALIGNMENT - raw.alignmentOffset(0, ALIGNMENT)) % ALIGNMENT;
+    return raw.position(skip).limit(skip + capacity).slice().order(ByteOrder.nativeOrder());
+  }
+
+  /** A STRING tensor holding each value's UTF-8 bytes. */
+  public static Tensor ofStrings(String[] values, long... shape) {
+    Objects.requireNonNull(values, "values");
+    byte[][] bytes = new byte[values.length][];
+    for (int i = 0; i < values.length; i++) {
+      bytes[i] = Objects.requireNonNull(values[i], "values[" + i + "]")
+          .getBytes(StandardCharsets.UTF_8);
+    }
+    return ofBytes(bytes, shape);
+  }
+
+  /** A STRING tensor holding arbitrary bytes per element. */
+  public static Tensor ofBytes(byte[][] values, long... shape) {
+    Objects.requireNonNull(values, "values");
+    long elements = elementCount(shape);
+    if (elements != values.length) {
+      throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " has " + elements
+          + " elements, got " + values.length + " values");
+    }
+    int[] ends = new int[values.length];
+    long total = 0;
+    for (int i = 0; i < values.length; i++) {
+      total += Objects.requireNonNull(values[i], "values[" + i + "]").length;
+      if (total > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException("strings larger than 2 GiB in total");
+      }
+      ends[i] = (int) total;
+    }
+    byte[] all = new byte[(int) total];
+    int at = 0;
+    for (byte[] value : values) {
+      System.arraycopy(value, 0, all, at, value.length);
+      at += value.length;
+    }
+    NativeLibrary.ensureLoaded();
+    return new Tensor(nativeFromStrings(shape.clone(), all, ends), true);
+  }
+
+  public DataType dataType() {
+    DataType cached = dataType;
+    if (cached == null) {
+      long h = acquire();
+      try {
+        cached = DataType.fromCode(nativeDtype(h));
+      } finally {
+        release();
+      }
+      dataType = cached;
+    } else {
+      checkOpen();
+    }
+    return cached;
+  }
+
+  /** The dimensions (a copy); empty for a scalar. */
+  public long[] shape() {
+    return shapeRef().clone();
+  }
+
+  public int rank() {
+    return shapeRef().length;
+  }
+
+  public long numElements() {
+    long n = 1;
+    for (long d : shapeRef()) {
+      n *= d;
+    }
+    return n;
+  }
+
+  /** Bytes of tensor memory (for strings, of the fixed-size string headers). */
+  public long byteSize() {
+    long h = acquire();
+    try {
+      return nativeByteSize(h);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A direct buffer over the tensor's own memory, in native byte order; read-only for tensors a
+   * run returned. Valid until the tensor is closed. Not for string tensors.
+   */
+  public ByteBuffer buffer() {
+    checkFixedSize(dataType());
+    long h = acquire();
+    try {
+      ByteBuffer view = nativeBuffer(h);
+      if (view == null) {
+        view = ByteBuffer.allocateDirect(0);
+      }
+      view.order(ByteOrder.nativeOrder());
+      return writable ? view : view.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Copies every element into {@code primitiveArray}, whose type must match the data type (see
+   * {@link DataType#javaComponent()}) and whose length must be the element count. Allocates
+   * nothing.
+   */
+  public void copyTo(Object primitiveArray) {
+    Objects.requireNonNull(primitiveArray, "destination");
+    DataType type = dataType();
+    if (!type.isFixedSize()) {
+      throw new IllegalArgumentException("a " + type + " tensor has no fixed-size elements"
+          + (type == DataType.STRING ? "; read it with toStringArray or toBytesArray" : ""));
+    }
+    long h = acquire();
+    try {
+      // Sized by bytes rather than by shape: reading the shape would allocate on every run.
+      long tensorBytes = nativeByteSize(h);
+      long elements = tensorBytes / type.byteSize();
+      long bytes = checkArray(type, primitiveArray, elements);
+      nativeCopyToArray(h, primitiveArray, bytes);
+    } finally {
+      release();
+    }
+  }
+
+  public float[] toFloatArray() {
+    return (float[]) toArray(float.class);
+  }
+
+  public double[] toDoubleArray() {
+    return (double[]) toArray(double.class);
+  }
+
+  public int[] toIntArray() {
+    return (int[]) toArray(int.class);
+  }
+
+  public long[] toLongArray() {
+    return (long[]) toArray(long.class);
+  }
+
+  public short[] toShortArray() {
+    return (short[]) toArray(short.class);
+  }
+
+  public byte[] toByteArray() {
+    return (byte[]) toArray(byte.class);
+  }
+
+  public boolean[] toBooleanArray() {
+    return (boolean[]) toArray(boolean.class);
+  }
+
+  /** The elements of a STRING tensor as raw bytes. */
+  public byte[][] toBytesArray() {
+    if (dataType() != DataType.STRING) {
+      throw new IllegalStateException("a " + dataType() + " tensor holds no strings");
+    }
+    int[] ends = new int[Math.toIntExact(numElements())];
+    byte[] all;
+    long h = acquire();
+    try {
+      all = nativeReadStrings(h, ends);
+    } finally {
+      release();
+    }
+    byte[][] values = new byte[ends.length][];
+    int start = 0;
+    for (int i = 0; i < ends.length; i++) {
+      values[i] = Arrays.copyOfRange(all, start, ends[i]);
+      start = ends[i];
+    }
+    return values;
+  }
+
+  /** The elements of a STRING tensor decoded as UTF-8 (malformed bytes become U+FFFD). */
+  public String[] toStringArray() {
+    byte[][] bytes = toBytesArray();
+    String[] values = new String[bytes.length];
+    for (int i = 0; i < bytes.length; i++) {
+      values[i] = new String(bytes[i], StandardCharsets.UTF_8);
+    }
+    return values;
+  }
+
+  @Override
+  public String toString() {
+    if (isClosed()) {
+      return "Tensor(closed)";
+    }
+    return "Tensor(" + dataType() + ", " + Arrays.toString(shapeRef()) + ")";
+  }
+
+  /** Refills this output holder with a new native tensor. */
+  void attach(long handle) {
+    dataType = null;
+    shape = null;
+    reopen(handle);
+  }
+
+  @Override
+  void free(long handle) {
+    nativeDelete(handle);
+  }
+
+  private long[] shapeRef() {
+    long[] cached = shape;
+    if (cached == null) {
+      long h = acquire();
+      try {
+        cached = nativeShape(h);
+      } finally {
+        release();
+      }
+      shape = cached;
+    } else {
+      checkOpen();
+    }
+    return cached;
+  }
+
+  /** The cached dtype and shape outlive the native tensor: use after close must still throw. */
+  private void checkOpen() {
+    if (isClosed()) {
+      throw new IllegalStateException("Tensor is closed");
+    }
+  }
+
+  private Object toArray(Class<?> component) {
+    DataType type = dataType();
+    if (type.javaComponent() != component) {
+      throw new IllegalStateException("a " + type + " tensor does not read into a " + component
+          + "[]" + (type.javaComponent() != null ? "; use " + type.javaComponent() + "[]" : ""));
+    }
+    Object array = Array.newInstance(component,
+        Math.toIntExact(numElements() * type.componentsPerElement()));
+    copyTo(array);
+    return array;
+  }
+
+  /**
+   * The number of elements of a shape ({@code 1} for a scalar); {@link IllegalArgumentException}
+   * for a negative dimension or a count that overflows a {@code long}.
+   */
+  public static long elementCount(long... shape) {
+    Objects.requireNonNull(shape, "shape");
+    long count = 1;
+    for (long d : shape) {
+      if (d < 0) {
+        throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(shape));
+      }
+    }
+    try {
+      for (long d : shape) {
+        count = Math.multiplyExact(count, d);
+      }
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " has too many elements");
+    }
+    return count;
+  }
+
+  private static void checkFixedSize(DataType dataType) {
+    Objects.requireNonNull(dataType, "dataType");
+    if (!dataType.isFixedSize()) {
+      throw new IllegalArgumentException(dataType + " has no fixed-size elements"
+          + (dataType == DataType.STRING ? "; use ofStrings or ofBytes" : ""));
+    }
+  }
+
+  /** Checks a primitive array against a dtype and element count; returns its size in bytes. */
+  private static long checkArray(DataType dataType, Object array, long elements) {
+    checkFixedSize(dataType);
+    Class<?> component = array.getClass().getComponentType();
+    if (component == null || component != dataType.javaComponent()) {
+      throw new IllegalArgumentException("a " + dataType + " tensor needs a "
+          + dataType.javaComponent() + "[], got " + array.getClass().getSimpleName());
+    }
+    long length = Array.getLength(array);
+    if (length != elements * dataType.componentsPerElement()) {
+      throw new IllegalArgumentException("the array has " + length + " values but the shape needs "
+          + elements * dataType.componentsPerElement());
+    }
+    return elements * dataType.byteSize();
+  }
+
+  private static native long nativeAllocate(int dtype, long[] shape);
+
+  private static native long nativeFromArray(int dtype, long[] shape, Object array, long bytes);
+
+  private static native long nativeWrap(int dtype, long[] shape, Buffer buffer, long offset,
+      long bytes);
+
+  private static native long nativeFromStrings(long[] shape, byte[] bytes, int[] ends);
+
+  private static native int nativeDtype(long handle);
+
+  private static native long[] nativeShape(long handle);
+
+  private static native long nativeByteSize(long handle);
+
+  private static native ByteBuffer nativeBuffer(long handle);
+
+  private static native void nativeCopyToArray(long handle, Object array, long bytes);
+
+  private static native byte[] nativeReadStrings(long handle, int[] ends);
+
+  private static native void nativeDelete(long handle);
+}

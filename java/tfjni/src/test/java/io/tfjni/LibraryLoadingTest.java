@@ -1,0 +1,328 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfjni.ChildJvm.Outcome;
+import io.tfjni.internal.NativeLibrary;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where libtensorflow and the JNI library are loaded from, each case in a fresh JVM (a JVM loads
+ * native libraries once).
+ */
+class LibraryLoadingTest {
+  /** The runtime artifact's per-user cache for the child JVMs: extracted once for the class. */
+  @TempDir static Path sharedCache;
+
+  @TempDir Path temp;
+
+  /** The venv's TensorFlow directory (scripts/test.sh sets it): the source of the farms. */
+  private static Path venvTensorFlowDir() {
+    String dir = System.getProperty("tfjni.test.tensorflow.dir", "");
+    assertTrue(!dir.isEmpty(), "set -Dtfjni.test.tensorflow.dir to the venv's tensorflow dir");
+    return Path.of(dir);
+  }
+
+  /**
+   * Another directory holding the two TensorFlow libraries: hard links (or copies across file
+   * systems), since System.load resolves symbolic links to the file they point at.
+   */
+  private Path libraryFarm() throws IOException {
+    Path farm = Files.createDirectory(temp.resolve("tf-farm"));
+    for (String name : NativeLibrary.TENSORFLOW_LIBRARIES) {
+      Path original = venvTensorFlowDir().resolve(name);
+      try {
+        Files.createLink(farm.resolve(name), original);
+      } catch (IOException | UnsupportedOperationException e) {
+        Files.copy(original, farm.resolve(name));
+      }
+    }
+    return farm;
+  }
+
+  /** Settings of the parent that must not reach a child, which sets its own. */
+  private static final List<String> UNSET = List.of(NativeLibrary.TENSORFLOW_DIR_ENV,
+      NativeLibrary.LIBRARY_DIR_ENV, "TFJNI_CACHE_DIR", "LD_LIBRARY_PATH");
+
+  /** The probe on this class path: with the runtime artifact, and the shared cache. */
+  private Outcome runProbe(List<String> jvmOptions, Map<String, String> env) throws Exception {
+    List<String> options = new ArrayList<>(jvmOptions);
+    options.add("-Dtfjni.cache.dir=" + sharedCache);
+    return ChildJvm.run(options, LoadProbe.class, List.of(TestModels.dir().toString()), UNSET,
+        env);
+  }
+
+  /** This class path less the runtime artifact's jar. */
+  private static String classPathWithoutRuntimeArtifact() {
+    List<String> entries = new ArrayList<>();
+    boolean found = false;
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      if (Path.of(entry).getFileName().toString().startsWith("tfjni-tensorflow-cpu-")) {
+        found = true;
+      } else {
+        entries.add(entry);
+      }
+    }
+    assertTrue(found, "the runtime artifact is not on the test class path");
+    return String.join(java.io.File.pathSeparator, entries);
+  }
+
+  private Outcome runProbeOn(String classPath, List<String> jvmOptions, Map<String, String> env)
+      throws Exception {
+    return ChildJvm.run(classPath, jvmOptions, LoadProbe.class,
+        List.of(TestModels.dir().toString()), UNSET, env);
+  }
+
+  @Test
+  void runtimeArtifactIsUsedWhenNoDirectoryIsSet() throws Exception {
+    Outcome outcome = runProbe(List.of(), Map.of());
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("library=" + sharedCache.resolve("libtensorflow")),
+        outcome.output());
+    assertTrue(outcome.output().contains("sum=11.0,22.0"), outcome.output());
+  }
+
+  @Test
+  void jvmsStartingTogetherExtractTheRuntimeArtifactOnce() throws Exception {
+    Path cache = Files.createDirectory(temp.resolve("fresh-cache"));
+    List<CompletableFuture<Outcome>> children = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      children.add(CompletableFuture.supplyAsync(() -> {
+        try {
+          return ChildJvm.run(List.of("-Dtfjni.cache.dir=" + cache), LoadProbe.class,
+              List.of(TestModels.dir().toString()), UNSET, Map.of());
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }));
+    }
+    Set<String> libraries = new HashSet<>();
+    for (CompletableFuture<Outcome> child : children) {
+      Outcome outcome = child.join();
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      libraries.add(outcome.output().lines().filter(l -> l.startsWith("library="))
+          .findFirst().orElseThrow());
+    }
+    assertEquals(1, libraries.size(), "all load the same extracted file: " + libraries);
+    try (Stream<Path> entries = Files.list(cache.resolve("libtensorflow"))) {
+      List<String> names = entries.map(p -> p.getFileName().toString()).sorted().toList();
+      assertEquals(2, names.size(), "one directory and its lock file, no staging left: " + names);
+      assertTrue(names.get(0).startsWith("2.") && names.get(1).equals(names.get(0) + ".lock"),
+          names.toString());
+    }
+  }
+
+  @Test
+  void damagedRuntimeArtifactIsRefusedWithItsHash() throws Exception {
+    // A class-path directory laid out like the artifact, whose index has a wrong hash.
+    Path artifact = temp.resolve("artifact");
+    Path libraries = Files.createDirectories(artifact.resolve("tfjni-tensorflow/linux-x86_64"));
+    Path farm = libraryFarm();
+    StringBuilder index = new StringBuilder("tensorflow.version=2.0.0-damaged\n");
+    for (String name : NativeLibrary.TENSORFLOW_LIBRARIES) {
+      Files.createLink(libraries.resolve(name), farm.resolve(name));
+      index.append("sha256.").append(name).append('=').append("0".repeat(64)).append('\n');
+    }
+    Files.writeString(libraries.resolve("libraries.properties"), index);
+    Path cache = temp.resolve("cache");
+    Outcome outcome = runProbeOn(artifact + java.io.File.pathSeparator
+        + classPathWithoutRuntimeArtifact(), List.of("-Dtfjni.cache.dir=" + cache), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("the artifact is damaged"), outcome.output());
+    assertTrue(outcome.output().contains("0".repeat(64)), outcome.output());
+    try (Stream<Path> entries = Files.list(cache.resolve("libtensorflow"))) {
+      assertTrue(entries.noneMatch(Files::isDirectory), "nothing published");
+    }
+  }
+
+  @Test
+  void dynamicLinkersPathIsTheLastResort() throws Exception {
+    Outcome outcome = runProbeOn(classPathWithoutRuntimeArtifact(), List.of(),
+        Map.of("LD_LIBRARY_PATH", libraryFarm().toString()));
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("library=" + temp.resolve("tf-farm")), outcome.output());
+  }
+
+  @Test
+  void noTensorFlowAnywhereSaysWhereToGetIt() throws Exception {
+    Outcome outcome = runProbeOn(classPathWithoutRuntimeArtifact(), List.of(), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("io.tfjni:tfjni-tensorflow-cpu"), outcome.output());
+    assertTrue(outcome.output().contains("TFJNI_TENSORFLOW_DIR"), outcome.output());
+  }
+
+  @Test
+  void systemPropertyPointsAtAnotherTensorFlowDirectory() throws Exception {
+    Path farm = libraryFarm();
+    Outcome outcome = runProbe(List.of("-Dtfjni.tensorflow.dir=" + farm), Map.of());
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("library=" + farm.resolve("libtensorflow_cc.so.2")),
+        outcome.output());
+    assertTrue(outcome.output().contains("sum=11.0,22.0"), outcome.output());
+  }
+
+  @Test
+  void environmentVariablePointsAtAnotherTensorFlowDirectory() throws Exception {
+    Path farm = libraryFarm();
+    Outcome outcome = runProbe(List.of(), Map.of("TFJNI_TENSORFLOW_DIR", farm.toString()));
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("library=" + farm.resolve("libtensorflow_cc.so.2")),
+        outcome.output());
+  }
+
+  @Test
+  void systemPropertyWinsOverEnvironmentVariable() throws Exception {
+    Path farm = libraryFarm();
+    Path empty = Files.createDirectory(temp.resolve("empty"));
+    Outcome outcome = runProbe(List.of("-Dtfjni.tensorflow.dir=" + farm),
+        Map.of("TFJNI_TENSORFLOW_DIR", empty.toString()));
+    assertEquals(0, outcome.exitCode(), outcome.output());
+  }
+
+  @Test
+  void wrongTensorFlowDirectoryNamesWhatWasLookedForAndWhere() throws Exception {
+    Path empty = Files.createDirectory(temp.resolve("no-tensorflow-here"));
+    Outcome outcome = runProbe(List.of("-Dtfjni.tensorflow.dir=" + empty), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    String output = outcome.output();
+    assertTrue(output.contains("libtensorflow_cc.so.2"), output);
+    assertTrue(output.contains("libtensorflow_framework.so.2"), output);
+    assertTrue(output.contains(empty.toString()), output);
+    assertTrue(output.contains("system property tfjni.tensorflow.dir"), output);
+  }
+
+  @Test
+  void wrongTensorFlowDirectoryFromEnvironmentSaysSo() throws Exception {
+    Path empty = Files.createDirectory(temp.resolve("none"));
+    Outcome outcome = runProbe(List.of(), Map.of("TFJNI_TENSORFLOW_DIR", empty.toString()));
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("environment variable TFJNI_TENSORFLOW_DIR"),
+        outcome.output());
+  }
+
+  /** A directory holding a copy of the packaged JNI library. */
+  private Path jniLibraryCopy() throws IOException {
+    Path dir = Files.createDirectory(temp.resolve("jni"));
+    try (InputStream in = NativeLibrary.class.getResourceAsStream(NativeLibrary.JNI_RESOURCE)) {
+      assertTrue(in != null, "the JNI library is not packaged as a resource");
+      Files.copy(in, dir.resolve(NativeLibrary.JNI_LIBRARY));
+    }
+    return dir;
+  }
+
+  @Test
+  void jniLibraryFromAnotherDirectory() throws Exception {
+    Outcome outcome = runProbe(List.of("-Dtfjni.library.dir=" + jniLibraryCopy()), Map.of());
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("sum=11.0,22.0"), outcome.output());
+  }
+
+  @Test
+  void jniLibraryFromEnvironmentVariable() throws Exception {
+    Outcome outcome =
+        runProbe(List.of(), Map.of("TFJNI_LIBRARY_DIR", jniLibraryCopy().toString()));
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("sum=11.0,22.0"), outcome.output());
+  }
+
+  @Test
+  void missingJniLibraryFromEnvironmentVariableSaysSo() throws Exception {
+    Path empty = Files.createDirectory(temp.resolve("no-jni-env"));
+    Outcome outcome = runProbe(List.of(), Map.of("TFJNI_LIBRARY_DIR", empty.toString()));
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("environment variable TFJNI_LIBRARY_DIR"),
+        outcome.output());
+  }
+
+  /** Runs a tool of the machine's C toolchain (a build dependency) and returns its output. */
+  private static String tool(Path workDir, String... command) throws Exception {
+    Process process = new ProcessBuilder(command).directory(workDir.toFile())
+        .redirectErrorStream(true).start();
+    String output;
+    try (InputStream in = process.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " timed out");
+    assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
+    return output;
+  }
+
+  @Test
+  void libtensorflowLackingOneSymbolIsAnUnsatisfiedLinkErrorNotAJvmExit() throws Exception {
+    // A stand-in libtensorflow defining every TF_/TFE_ function the JNI library imports but
+    // one. Bound lazily, the JVM would load it and die ("symbol lookup error", exit 127) at the
+    // first call of the missing function; bound at load, System.load throws instead.
+    Path jni = jniLibraryCopy();
+    String imports = tool(temp, "nm", "-D", "--undefined-only",
+        jni.resolve(NativeLibrary.JNI_LIBRARY).toString());
+    List<String> symbols = new ArrayList<>();
+    for (String line : imports.split("\n")) {
+      String name = line.trim().replaceFirst("^U\\s+", "").replaceFirst("@.*$", "");
+      if (name.startsWith("TF_") || name.startsWith("TFE_")) {
+        symbols.add(name);
+      }
+    }
+    String missing = "TFE_OpReset";
+    assertTrue(symbols.contains(missing), "the JNI library no longer imports " + missing
+        + "; pick another: " + symbols);
+    assertTrue(symbols.size() > 20, "too few TensorFlow imports found: " + symbols);
+    StringBuilder source = new StringBuilder(
+        "const char* TF_Version(void) { return \"2.99.0-stub\"; }\n");
+    for (String symbol : symbols) {
+      if (!symbol.equals(missing) && !symbol.equals("TF_Version")) {
+        source.append("void ").append(symbol).append("(void) {}\n");
+      }
+    }
+    Path stub = Files.createDirectory(temp.resolve("tf-stub"));
+    Files.writeString(stub.resolve("cc.c"), source);
+    Files.writeString(stub.resolve("framework.c"), "int tfjni_stub_framework;\n");
+    // The real libraries define their functions in the version node "tensorflow".
+    Files.writeString(stub.resolve("version.map"), "tensorflow { global: *; };\n");
+    tool(stub, "cc", "-shared", "-fPIC", "-o", "libtensorflow_cc.so.2",
+        "-Wl,-soname,libtensorflow_cc.so.2", "-Wl,--version-script=version.map", "cc.c");
+    tool(stub, "cc", "-shared", "-fPIC", "-o", "libtensorflow_framework.so.2",
+        "-Wl,-soname,libtensorflow_framework.so.2", "framework.c");
+
+    Outcome outcome = runProbe(List.of("-Dtfjni.tensorflow.dir=" + stub,
+        "-Dtfjni.library.dir=" + jni), Map.of());
+    assertEquals(3, outcome.exitCode(), "expected UnsatisfiedLinkError (exit 3): "
+        + outcome.output());
+    String output = outcome.output();
+    assertTrue(output.contains("error=tfjni: the libtensorflow loaded from " + stub), output);
+    assertTrue(output.contains("lacks " + missing + ","), output);
+    assertTrue(output.contains("system property tfjni.tensorflow.dir"), output);
+  }
+
+  @Test
+  void undefinedSymbolIsReadFromTheLoadersMessage() {
+    assertEquals("TFE_OpReset", NativeLibrary.undefinedSymbol(
+        "/x/libtfjni.so: /x/libtfjni.so: undefined symbol: TFE_OpReset, version tensorflow"));
+    assertEquals("TF_NewStatus", NativeLibrary.undefinedSymbol("undefined symbol: TF_NewStatus"));
+    assertEquals(null, NativeLibrary.undefinedSymbol("cannot open shared object file"));
+    assertEquals(null, NativeLibrary.undefinedSymbol(null));
+  }
+
+  @Test
+  void missingJniLibraryNamesWhatWasLookedFor() throws Exception {
+    Path empty = Files.createDirectory(temp.resolve("no-jni"));
+    Outcome outcome = runProbe(List.of("-Dtfjni.library.dir=" + empty), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("libtfjni.so"), outcome.output());
+    assertTrue(outcome.output().contains(empty.toString()), outcome.output());
+  }
+}
