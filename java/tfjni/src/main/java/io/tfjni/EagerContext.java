@@ -27,6 +27,8 @@ public final class EagerContext extends NativeResource {
     SILENT_FOR_INT32
   }
 
+  /** Guards {@link #shared}; private, so that no user code can hold it. */
+  private static final Object SHARED_LOCK = new Object();
   private static EagerContext shared;
 
   /**
@@ -44,11 +46,13 @@ public final class EagerContext extends NativeResource {
   }
 
   /** The process-wide context with TensorFlow's defaults; created on first use, never closed. */
-  public static synchronized EagerContext shared() {
-    if (shared == null) {
-      shared = create(SessionOptions.defaults(), false, DevicePlacement.SILENT);
+  public static EagerContext shared() {
+    synchronized (SHARED_LOCK) {
+      if (shared == null) {
+        shared = create(SessionOptions.defaults(), false, DevicePlacement.SILENT);
+      }
+      return shared;
     }
-    return shared;
   }
 
   /**
@@ -77,7 +81,7 @@ public final class EagerContext extends NativeResource {
 
   @Override
   public void close() {
-    synchronized (EagerContext.class) {
+    synchronized (SHARED_LOCK) {
       if (this == shared) {
         throw new IllegalStateException("the shared context lives as long as the process");
       }

@@ -21,6 +21,8 @@ public final class NDManager implements AutoCloseable {
   private final Set<NDArray> arrays = ConcurrentHashMap.newKeySet();
   private final Set<NDManager> children = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
+  /** Guards closing; private, so a user's {@code synchronized (manager)} cannot stall it. */
+  private final Object lock = new Object();
 
   private NDManager(EagerContext context, NDManager parent) {
     // Throws if the context is closed. The hold keeps its native context alive while this
@@ -319,7 +321,7 @@ public final class NDManager implements AutoCloseable {
   /** Closes sub-managers, then arrays; idempotent. */
   @Override
   public void close() {
-    synchronized (this) {
+    synchronized (lock) {
       if (closed) {
         return;
       }
@@ -334,10 +336,10 @@ public final class NDManager implements AutoCloseable {
     // An array another thread is closing right now is freed by that thread: wait for it, so that
     // the context is never released under a tensor handle still being deleted.
     boolean interrupted = false;
-    synchronized (this) {
+    synchronized (lock) {
       while (!arrays.isEmpty()) {
         try {
-          wait();
+          lock.wait();
         } catch (InterruptedException e) {
           interrupted = true;
         }
@@ -364,8 +366,8 @@ public final class NDManager implements AutoCloseable {
   void detach(NDArray array) {
     arrays.remove(array);
     if (closed) {
-      synchronized (this) {
-        notifyAll();
+      synchronized (lock) {
+        lock.notifyAll();
       }
     }
   }

@@ -2,6 +2,7 @@ package io.tfjni;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Owns one native object through a {@code long} handle. Calls that use the handle bracket it with
@@ -23,6 +24,13 @@ abstract class NativeResource implements AutoCloseable {
 
   /** The CLOSED bit, plus the number of calls in flight. */
   private volatile long state;
+
+  /**
+   * The thread closing this object, parked until the calls in flight drain. Parking instead of
+   * {@code wait()} on this object keeps a user's own {@code synchronized (resource)} from ever
+   * stalling {@code close()}, and needs no lock object per resource.
+   */
+  private volatile Thread closer;
 
   private long handle;
 
@@ -52,8 +60,11 @@ abstract class NativeResource implements AutoCloseable {
   final void release() {
     long s = (long) STATE.getAndAdd(this, -1L) - 1;
     if (s == CLOSED) {
-      synchronized (this) {
-        notifyAll();
+      // The last call out. The closer publishes itself before it checks the state, so either it
+      // sees CLOSED or this read sees it.
+      Thread waiting = closer;
+      if (waiting != null) {
+        LockSupport.unpark(waiting);
       }
     }
   }
@@ -80,18 +91,17 @@ abstract class NativeResource implements AutoCloseable {
         return 0;
       }
     } while (!STATE.compareAndSet(this, s, s | CLOSED));
-    boolean interrupted = false;
-    synchronized (this) {
+    if (state != CLOSED) {
+      closer = Thread.currentThread();
+      boolean interrupted = false;
       while (state != CLOSED) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();  // keep waiting: freeing under a call would crash
       }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+      closer = null;
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     long h = handle;
     handle = 0;

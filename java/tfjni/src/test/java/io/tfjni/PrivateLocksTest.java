@@ -1,0 +1,69 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A user's own {@code synchronized} on a tfjni object (or on {@code EagerContext.class}) must
+ * not stall tfjni: its locks are private. Each case holds the user's monitor in one thread and
+ * runs the tfjni call in another, which must finish without ever blocking on that monitor
+ * (observed through {@link Thread#getState()}, not timed).
+ */
+@ExtendWith(TestModels.NoLeaks.class)
+class PrivateLocksTest {
+  /** Runs {@code call} while another thread holds {@code monitor}; fails if it blocks on it. */
+  private static void runWhileUserHolds(Object monitor, Runnable call) throws Exception {
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(1);
+    Thread user = new Thread(() -> {
+      synchronized (monitor) {
+        held.countDown();
+        try {
+          done.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }, "user-holding-monitor");
+    user.start();
+    held.await();
+    Thread caller = new Thread(call, "tfjni-call");
+    caller.start();
+    try {
+      while (caller.isAlive()) {
+        if (caller.getState() == Thread.State.BLOCKED) {
+          fail("the call blocked on the monitor the user holds");
+        }
+        Thread.onSpinWait();
+      }
+    } finally {
+      done.countDown();
+      user.join();
+      caller.join();
+    }
+  }
+
+  @Test
+  void closingATensorIgnoresTheUsersMonitorOnIt() throws Exception {
+    Tensor tensor = Tensor.of(new float[] {1, 2}, 2);
+    runWhileUserHolds(tensor, tensor::close);
+    assertTrue(tensor.isClosed());
+  }
+
+  @Test
+  void closingAManagerIgnoresTheUsersMonitorOnIt() throws Exception {
+    NDManager manager = NDManager.newBaseManager();
+    manager.zeros(DataType.FLOAT, 2);
+    runWhileUserHolds(manager, manager::close);
+    assertTrue(manager.isClosed());
+  }
+
+  @Test
+  void theSharedContextIgnoresTheUsersMonitorOnItsClass() throws Exception {
+    runWhileUserHolds(EagerContext.class, EagerContext::shared);
+  }
+}
