@@ -7,8 +7,8 @@ import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
+import io.tfjni.numpy.Dtypes;
 import io.tfjni.numpy.Half;
-import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.GarbageCollectorMXBean;
@@ -169,7 +169,7 @@ final class BenchCommand implements Callable<Integer> {
       out.println("tfjni bench: " + modelOptions.dir + ", tag-set '" + metaGraph.tagSet()
           + "', signature '" + signature.key() + "'");
       for (InputInfo input : inputInfos) {
-        out.println("  input " + input.key() + ": " + Npy.numpyName(input.dataType()) + " "
+        out.println("  input " + input.key() + ": " + Dtypes.pythonName(input.dataType()) + " "
             + Arrays.toString(input.shape()) + " (" + input.source() + ")");
       }
       out.println("  " + machine() + "; session threads: intra-op "
@@ -556,7 +556,7 @@ final class BenchCommand implements Callable<Integer> {
     for (InputInfo input : inputInfos) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("key", input.key());
-      entry.put("dtype", Npy.numpyName(input.dataType()));
+      entry.put("dtype", Dtypes.pythonName(input.dataType()));
       entry.put("shape", input.shape());
       entry.put("source", input.source());
       inputList.add(entry);

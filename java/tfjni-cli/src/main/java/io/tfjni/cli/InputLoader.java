@@ -2,10 +2,12 @@ package io.tfjni.cli;
 
 import io.tfjni.DataType;
 import io.tfjni.Tensor;
+import io.tfjni.numpy.Dtypes;
 import io.tfjni.numpy.Half;
 import io.tfjni.numpy.Npy;
 import io.tfjni.numpy.NpyArray;
 import io.tfjni.numpy.Npz;
+import io.tfjni.numpy.PythonLiteral;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -112,7 +114,7 @@ final class InputLoader {
   /** What an input must be: its dtype and dims (-1 unknown), or null dims for unknown rank. */
   record Spec(DataType dataType, long[] shape) {
     String describe() {
-      return Npy.numpyName(dataType) + " " + (shape == null ? "of any shape"
+      return Dtypes.pythonName(dataType) + " " + (shape == null ? "of any shape"
           : Arrays.toString(shape).replace("-1", "?"));
     }
 
@@ -236,7 +238,7 @@ final class InputLoader {
   static Tensor fromExpression(String key, String expression, Spec spec) {
     Object value;
     try {
-      value = LiteralParser.parse(expression);
+      value = PythonLiteral.parse(expression);
     } catch (IllegalArgumentException e) {
       throw new CliException("--input_exprs: input '" + key + "': cannot parse the expression: "
           + e.getMessage());
@@ -275,6 +277,9 @@ final class InputLoader {
         throw ragged(key);
       }
     } else {
+      if (value instanceof Map<?, ?>) {
+        throw new CliException("--input_exprs: input '" + key + "': a dict has no tensor value");
+      }
       if (dims.size() != depth) {
         throw ragged(key);
       }
@@ -335,7 +340,7 @@ final class InputLoader {
       case COMPLEX128: {
         double re;
         double im;
-        if (v instanceof LiteralParser.Complex c) {
+        if (v instanceof PythonLiteral.Complex c) {
           re = c.real();
           im = c.imag();
         } else {
@@ -388,7 +393,7 @@ final class InputLoader {
         break;
       }
       default:
-        throw new IllegalArgumentException("cannot make a " + Npy.numpyName(type)
+        throw new IllegalArgumentException("cannot make a " + Dtypes.pythonName(type)
             + " tensor from a literal");
     }
   }
@@ -404,14 +409,14 @@ final class InputLoader {
       return b ? 1 : 0;
     }
     throw new IllegalArgumentException(describe(v) + " is not a number, and the signature wants "
-        + Npy.numpyName(type));
+        + Dtypes.pythonName(type));
   }
 
   private static long integer(Object v, DataType type, long min, long max) {
     BigInteger value = exactInteger(v, type);
     if (value.compareTo(BigInteger.valueOf(min)) < 0
         || value.compareTo(BigInteger.valueOf(max)) > 0) {
-      throw new IllegalArgumentException(value + " is out of range for " + Npy.numpyName(type));
+      throw new IllegalArgumentException(value + " is out of range for " + Dtypes.pythonName(type));
     }
     return value.longValue();
   }
@@ -428,10 +433,10 @@ final class InputLoader {
         return new java.math.BigDecimal(d).toBigIntegerExact();
       }
       throw new IllegalArgumentException(Py.floatRepr(d) + " is not a whole number,"
-          + " and the signature wants " + Npy.numpyName(type));
+          + " and the signature wants " + Dtypes.pythonName(type));
     }
     throw new IllegalArgumentException(describe(v) + " is not an integer, and the signature wants "
-        + Npy.numpyName(type));
+        + Dtypes.pythonName(type));
   }
 
   private static String describe(Object v) {
@@ -447,7 +452,7 @@ final class InputLoader {
     if (v instanceof Double d) {
       return Py.floatRepr(d);
     }
-    if (v instanceof LiteralParser.Complex c) {
+    if (v instanceof PythonLiteral.Complex c) {
       return "(" + Py.floatRepr(c.real()) + "+" + Py.floatRepr(c.imag())
           + "j)";
     }

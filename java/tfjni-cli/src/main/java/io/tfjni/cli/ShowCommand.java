@@ -1,5 +1,6 @@
 package io.tfjni.cli;
 
+import io.tfjni.numpy.Dtypes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,6 +3,7 @@ package io.tfjni.numpy;
 import io.tfjni.DataType;
 import io.tfjni.Tensor;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,39 +27,6 @@ public final class Npy {
   static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
   /** Arrays are read into a Java byte array. */
   private static final long MAX_BYTES = Integer.MAX_VALUE - 64;
-
-  private static final Map<String, DataType> NUMERIC = Map.ofEntries(
-      Map.entry("f2", DataType.HALF), Map.entry("f4", DataType.FLOAT),
-      Map.entry("f8", DataType.DOUBLE), Map.entry("i1", DataType.INT8),
-      Map.entry("i2", DataType.INT16), Map.entry("i4", DataType.INT32),
-      Map.entry("i8", DataType.INT64), Map.entry("u1", DataType.UINT8),
-      Map.entry("u2", DataType.UINT16), Map.entry("u4", DataType.UINT32),
-      Map.entry("u8", DataType.UINT64), Map.entry("b1", DataType.BOOL),
-      Map.entry("c8", DataType.COMPLEX64), Map.entry("c16", DataType.COMPLEX128),
-      // ml_dtypes' float8_e5m2, which is how TensorFlow Python saves that dtype.
-      Map.entry("f1", DataType.FLOAT8_E5M2));
-
-  /** TensorFlow's quantized types, which NumPy holds as one-field structured dtypes. */
-  private static final Map<String, DataType> QUANTIZED = Map.of(
-      "qint8", DataType.QINT8, "quint8", DataType.QUINT8, "qint16", DataType.QINT16,
-      "quint16", DataType.QUINT16, "qint32", DataType.QINT32);
-
-  private static final Map<DataType, String> NUMPY_NAMES = Map.ofEntries(
-      Map.entry(DataType.FLOAT, "float32"), Map.entry(DataType.DOUBLE, "float64"),
-      Map.entry(DataType.HALF, "float16"), Map.entry(DataType.BFLOAT16, "bfloat16"),
-      Map.entry(DataType.INT8, "int8"), Map.entry(DataType.INT16, "int16"),
-      Map.entry(DataType.INT32, "int32"), Map.entry(DataType.INT64, "int64"),
-      Map.entry(DataType.UINT8, "uint8"), Map.entry(DataType.UINT16, "uint16"),
-      Map.entry(DataType.UINT32, "uint32"), Map.entry(DataType.UINT64, "uint64"),
-      Map.entry(DataType.BOOL, "bool"), Map.entry(DataType.COMPLEX64, "complex64"),
-      Map.entry(DataType.COMPLEX128, "complex128"), Map.entry(DataType.STRING, "string"),
-      Map.entry(DataType.FLOAT8_E5M2, "float8_e5m2"),
-      Map.entry(DataType.FLOAT8_E4M3FN, "float8_e4m3fn"), Map.entry(DataType.INT4, "int4"),
-      Map.entry(DataType.UINT4, "uint4"), Map.entry(DataType.QINT8, "qint8"),
-      Map.entry(DataType.QUINT8, "quint8"), Map.entry(DataType.QINT16, "qint16"),
-      Map.entry(DataType.QUINT16, "quint16"), Map.entry(DataType.QINT32, "qint32"),
-      Map.entry(DataType.RESOURCE, "resource"), Map.entry(DataType.VARIANT, "variant"),
-      Map.entry(DataType.INVALID, "invalid"));
 
   private Npy() {}
 
@@ -119,11 +86,6 @@ public final class Npy {
     }
   }
 
-  /** The NumPy name of a dtype, e.g. "float32". */
-  public static String numpyName(DataType type) {
-    return NUMPY_NAMES.getOrDefault(type, type.name().toLowerCase(java.util.Locale.ROOT));
-  }
-
   private static NpyArray body(Object descrValue, long[] shape, boolean fortran, ByteBuffer in,
       String name, String header) {
     if (descrValue instanceof List<?> fields) {
@@ -174,7 +136,7 @@ public final class Npy {
         return NpyArray.ofRaw(descr, size, shape, fortran ? fortranToC(data, shape, size) : data);
       }
       default: {
-        DataType type = NUMERIC.get(code);
+        DataType type = Dtypes.numeric(code);
         if (type == null) {
           throw unsupported(name, "dtype '" + descr + "' has no TensorFlow equivalent");
         }
@@ -207,8 +169,8 @@ public final class Npy {
       String name) {
     if (fields.size() == 1 && fields.get(0) instanceof List<?> field && field.size() == 2
         && field.get(0) instanceof String fieldName && field.get(1) instanceof String typestr) {
-      DataType type = QUANTIZED.get(fieldName);
-      DataType base = typestr.length() > 1 ? NUMERIC.get(typestr.substring(1)) : null;
+      DataType type = Dtypes.quantized(fieldName);
+      DataType base = typestr.length() > 1 ? Dtypes.numeric(typestr.substring(1)) : null;
       if (type != null && base != null && base.byteSize() == type.byteSize()) {
         boolean bigEndian = typestr.charAt(0) == '>';
         return numeric("[('" + fieldName + "', '" + typestr + "')]", type, shape, fortran,
@@ -336,10 +298,10 @@ public final class Npy {
     }
     long[] shape = new long[dims.size()];
     for (int i = 0; i < shape.length; i++) {
-      if (!(dims.get(i) instanceof Long dim) || dim < 0) {
+      if (!(dims.get(i) instanceof BigInteger dim) || dim.signum() < 0 || dim.bitLength() > 63) {
         throw malformed(name, "bad shape " + dims);
       }
-      shape[i] = dim;
+      shape[i] = dim.longValueExact();
     }
     try {
       Tensor.elementCount(shape);
@@ -360,10 +322,13 @@ public final class Npy {
 
   /** Parses the header: a Python dict literal of strings, booleans, ints, tuples and lists. */
   static Map<String, Object> parseHeader(String header, String name) {
-    HeaderParser parser = new HeaderParser(header, name);
-    Object value = parser.value();
-    parser.skipSpace();
-    if (!parser.atEnd() || !(value instanceof Map<?, ?> map)) {
+    Object value;
+    try {
+      value = PythonLiteral.parseNpyHeader(header.trim());
+    } catch (IllegalArgumentException e) {
+      throw malformed(name, "bad header (" + e.getMessage() + ")");
+    }
+    if (!(value instanceof Map<?, ?> map)) {
       throw malformed(name, "header is not a Python dict: " + header.trim());
     }
     Map<String, Object> result = new LinkedHashMap<>();
@@ -381,158 +346,5 @@ public final class Npy {
 
   static IllegalArgumentException unsupported(String name, String why) {
     return new IllegalArgumentException("unsupported .npy file " + name + ": " + why);
-  }
-
-  /** Just enough of Python's literal syntax for .npy headers. Tuples become lists. */
-  private static final class HeaderParser {
-    private final String text;
-    private final String name;
-    private int at;
-
-    HeaderParser(String text, String name) {
-      this.text = text;
-      this.name = name;
-    }
-
-    boolean atEnd() {
-      return at >= text.length();
-    }
-
-    void skipSpace() {
-      while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-        at++;
-      }
-    }
-
-    Object value() {
-      skipSpace();
-      if (atEnd()) {
-        throw error("unexpected end");
-      }
-      char c = text.charAt(at);
-      switch (c) {
-        case '{':
-          return dict();
-        case '(':
-          return sequence(')');
-        case '[':
-          return sequence(']');
-        case '\'':
-        case '"':
-          return string();
-        default:
-          if (c == '-' || Character.isDigit(c)) {
-            return integer();
-          }
-          return word();
-      }
-    }
-
-    private Map<Object, Object> dict() {
-      at++;
-      Map<Object, Object> map = new LinkedHashMap<>();
-      while (true) {
-        skipSpace();
-        if (peek('}')) {
-          at++;
-          return map;
-        }
-        Object key = value();
-        skipSpace();
-        expect(':');
-        map.put(key, value());
-        skipSpace();
-        if (peek(',')) {
-          at++;
-        } else if (!peek('}')) {
-          throw error("expected ',' or '}'");
-        }
-      }
-    }
-
-    private List<Object> sequence(char close) {
-      at++;
-      List<Object> items = new ArrayList<>();
-      while (true) {
-        skipSpace();
-        if (peek(close)) {
-          at++;
-          return items;
-        }
-        items.add(value());
-        skipSpace();
-        if (peek(',')) {
-          at++;
-        } else if (!peek(close)) {
-          throw error("expected ',' or '" + close + "'");
-        }
-      }
-    }
-
-    private String string() {
-      char quote = text.charAt(at++);
-      StringBuilder sb = new StringBuilder();
-      while (at < text.length() && text.charAt(at) != quote) {
-        char c = text.charAt(at++);
-        if (c == '\\' && at < text.length()) {
-          c = text.charAt(at++);
-        }
-        sb.append(c);
-      }
-      expect(quote);
-      return sb.toString();
-    }
-
-    private Long integer() {
-      int start = at;
-      if (peek('-')) {
-        at++;
-      }
-      while (at < text.length() && Character.isDigit(text.charAt(at))) {
-        at++;
-      }
-      String digits = text.substring(start, at);
-      if (peek('L')) {
-        at++; // Python 2 long suffix, written by old NumPy.
-      }
-      try {
-        return Long.parseLong(digits);
-      } catch (NumberFormatException e) {
-        throw error("bad integer '" + digits + "'");
-      }
-    }
-
-    private Object word() {
-      int start = at;
-      while (at < text.length() && Character.isLetter(text.charAt(at))) {
-        at++;
-      }
-      String word = text.substring(start, at);
-      switch (word) {
-        case "True":
-          return Boolean.TRUE;
-        case "False":
-          return Boolean.FALSE;
-        case "None":
-          return null;
-        default:
-          throw error("unexpected '" + (word.isEmpty() ? text.charAt(at) : word) + "'");
-      }
-    }
-
-    private boolean peek(char c) {
-      return at < text.length() && text.charAt(at) == c;
-    }
-
-    private void expect(char c) {
-      if (!peek(c)) {
-        throw error("expected '" + c + "'");
-      }
-      at++;
-    }
-
-    private IllegalArgumentException error(String what) {
-      return malformed(name, "bad header (" + what + " at column " + at + "): " + text.trim());
-    }
   }
 }

@@ -153,7 +153,7 @@ public final class NpyArray {
   /** E.g. "float32 [2, 3]" or "raw 2-byte (<V2) [4]". */
   public String describe() {
     String type = isRaw() ? "raw " + rawWidth + "-byte (" + descr + ")"
-        : dataType == DataType.STRING ? "string (" + descr + ")" : Npy.numpyName(dataType);
+        : dataType == DataType.STRING ? "string (" + descr + ")" : Dtypes.pythonName(dataType);
     return type + " " + Arrays.toString(shape);
   }
 

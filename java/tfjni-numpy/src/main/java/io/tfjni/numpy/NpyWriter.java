@@ -39,25 +39,6 @@ public final class NpyWriter {
   /** NumPy's spare room in the header for a first dimension of up to this many digits. */
   private static final int GROWTH_AXIS_MAX_DIGITS = 21;
 
-  private static final Map<DataType, String> DESCR = Map.ofEntries(
-      Map.entry(DataType.FLOAT, "<f4"), Map.entry(DataType.DOUBLE, "<f8"),
-      Map.entry(DataType.HALF, "<f2"), Map.entry(DataType.INT8, "|i1"),
-      Map.entry(DataType.INT16, "<i2"), Map.entry(DataType.INT32, "<i4"),
-      Map.entry(DataType.INT64, "<i8"), Map.entry(DataType.UINT8, "|u1"),
-      Map.entry(DataType.UINT16, "<u2"), Map.entry(DataType.UINT32, "<u4"),
-      Map.entry(DataType.UINT64, "<u8"), Map.entry(DataType.BOOL, "|b1"),
-      Map.entry(DataType.COMPLEX64, "<c8"), Map.entry(DataType.COMPLEX128, "<c16"),
-      // What ml_dtypes, which TensorFlow Python uses for these, reports to NumPy.
-      Map.entry(DataType.BFLOAT16, "<V2"), Map.entry(DataType.FLOAT8_E5M2, "<f1"),
-      Map.entry(DataType.FLOAT8_E4M3FN, "<V1"), Map.entry(DataType.INT4, "<V1"),
-      Map.entry(DataType.UINT4, "<V1"));
-
-  /** TensorFlow Python's quantized dtypes are one-field structured NumPy dtypes. */
-  private static final Map<DataType, String> STRUCTURED = Map.of(
-      DataType.QINT8, "[('qint8', '|i1')]", DataType.QUINT8, "[('quint8', '|u1')]",
-      DataType.QINT16, "[('qint16', '<i2')]", DataType.QUINT16, "[('quint16', '<u2')]",
-      DataType.QINT32, "[('qint32', '<i4')]");
-
   private NpyWriter() {}
 
   /** Writes {@code tensor} to {@code file} (replacing it) as saved_model_cli would. */
@@ -93,25 +74,9 @@ public final class NpyWriter {
     out.write(data);
   }
 
-  /** The .npy descr TensorFlow Python's NumPy array of this dtype has, e.g. "<f4". */
-  public static String descr(DataType type) {
-    String descr = DESCR.get(type);
-    if (descr != null) {
-      return descr;
-    }
-    String structured = STRUCTURED.get(type);
-    if (structured != null) {
-      return structured;
-    }
-    if (type == DataType.STRING) {
-      return "|O";
-    }
-    throw new IllegalArgumentException("a " + type + " tensor cannot be saved as .npy");
-  }
-
   private static String descrRepr(DataType type) {
-    String structured = STRUCTURED.get(type);
-    return structured != null ? structured : "'" + descr(type) + "'";
+    String descr = Dtypes.descr(type);
+    return descr.startsWith("[") ? descr : "'" + descr + "'";
   }
 
   /**

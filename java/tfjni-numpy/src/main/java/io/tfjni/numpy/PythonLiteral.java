@@ -1,38 +1,57 @@
-package io.tfjni.cli;
+package io.tfjni.numpy;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Parses the Python literals that {@code --input_exprs} takes (what saved_model_cli passes to
- * {@code ast.literal_eval}): numbers (ints of any size in decimal, hex, octal or binary, floats,
- * {@code inf}-free; complex as {@code 1+2j}), {@code True}/{@code False}, strings and bytes
- * ({@code 'a'}, {@code "a"}, {@code b'a'}, {@code r'a'}, with Python's escapes), and nested lists
- * and tuples of them.
+ * Parses Python literals, as {@code ast.literal_eval} does: the expressions of the CLI's {@code
+ * --input_exprs} (what saved_model_cli passes to literal_eval) and the dict at the head of every
+ * .npy file. Numbers (ints of any size in decimal, hex, octal or binary, floats, {@code inf}-free;
+ * complex as {@code 1+2j}), {@code True}/{@code False}, strings and bytes ({@code 'a'}, {@code
+ * "a"}, {@code b'a'}, {@code r'a'}, with Python's escapes), and lists, tuples and dicts of them.
  *
  * <p>Values: {@link BigInteger}, {@link Double}, {@link Complex}, {@link Boolean}, {@link String}
- * (a str), {@code byte[]} (bytes) and {@link List} (a list or tuple).
+ * (a str), {@code byte[]} (bytes), {@link List} (a list or tuple) and {@link Map} (a dict, in
+ * order). Nesting deeper than {@value #MAX_DEPTH} levels is refused with one clear error rather
+ * than exhausting the stack.
  */
-final class LiteralParser {
+public final class PythonLiteral {
+  /** The deepest nesting of lists, tuples and dicts accepted. */
+  public static final int MAX_DEPTH = 256;
+
   /** A Python complex number. */
-  record Complex(double real, double imag) {}
+  public record Complex(double real, double imag) {}
 
   private final String text;
+  /** Python 2's long suffix ({@code 3L}), which old NumPy wrote in .npy headers. */
+  private final boolean python2Longs;
   private int at;
+  private int depth;
 
-  private LiteralParser(String text) {
+  private PythonLiteral(String text, boolean python2Longs) {
     this.text = text;
+    this.python2Longs = python2Longs;
   }
 
   /** Parses one literal; anything else throws {@link IllegalArgumentException} saying where. */
-  static Object parse(String text) {
-    LiteralParser parser = new LiteralParser(text);
-    Object value = parser.expression();
-    parser.skipSpace();
-    if (parser.at < text.length()) {
-      throw parser.error("unexpected '" + text.charAt(parser.at) + "'");
+  public static Object parse(String text) {
+    return new PythonLiteral(text, false).whole();
+  }
+
+  /** Parses a .npy header's literal, which Python 2's NumPy wrote with {@code L} suffixes. */
+  static Object parseNpyHeader(String text) {
+    return new PythonLiteral(text, true).whole();
+  }
+
+  private Object whole() {
+    Object value = expression();
+    skipSpace();
+    if (at < text.length()) {
+      throw error("unexpected '" + text.charAt(at) + "'");
     }
     return value;
   }
@@ -88,11 +107,13 @@ final class LiteralParser {
       throw error("expected a value");
     }
     char c = text.charAt(at);
-    if (c == '[') {
-      return sequence('[', ']');
-    }
-    if (c == '(') {
-      return sequence('(', ')');
+    if (c == '[' || c == '(' || c == '{') {
+      if (++depth > MAX_DEPTH) {
+        throw error("nested deeper than " + MAX_DEPTH + " levels");
+      }
+      Object value = c == '{' ? dict() : sequence(c, c == '[' ? ']' : ')');
+      depth--;
+      return value;
     }
     if (c == '\'' || c == '"') {
       return strings();
@@ -163,6 +184,40 @@ final class LiteralParser {
     }
   }
 
+  private Map<Object, Object> dict() {
+    int start = at;
+    at++;
+    Map<Object, Object> map = new LinkedHashMap<>();
+    while (true) {
+      skipSpace();
+      if (at >= text.length()) {
+        at = start;
+        throw error("'{' is never closed");
+      }
+      if (text.charAt(at) == '}') {
+        at++;
+        return map;
+      }
+      Object key = expression();
+      skipSpace();
+      if (at >= text.length() || text.charAt(at) != ':') {
+        throw error("expected ':'");
+      }
+      at++;
+      map.put(key, expression());
+      skipSpace();
+      if (at >= text.length()) {
+        at = start;
+        throw error("'{' is never closed");
+      }
+      if (text.charAt(at) == ',') {
+        at++;
+      } else if (text.charAt(at) != '}') {
+        throw error("expected ',' or '}'");
+      }
+    }
+  }
+
   private Object number() {
     int start = at;
     String rest = text.substring(at);
@@ -186,6 +241,11 @@ final class LiteralParser {
         || literal.contains("._") || literal.matches(".*_[eEjJ].*")) {
       at = start;
       throw error("bad number '" + literal + "'");
+    }
+    boolean integer = decimal.group(2) == null && decimal.group(4) == null
+        && decimal.group(5) == null;
+    if (integer && python2Longs && at < text.length() && text.charAt(at) == 'L') {
+      at++;
     }
     checkNoTrailingIdentifier(start);
     String clean = literal.replace("_", "");
