@@ -23,7 +23,7 @@ tensorflow_dir() {
 # The generated test models, cached by the generator's content and TF version.
 models_dir() {
   local hash
-  hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
+  hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-$hash"
 }
 

@@ -18,38 +18,16 @@ import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-import base64
 import json
 import sys
 
 import numpy as np
 import tensorflow as tf
 
+from golden import encode_tensor
+
 f32, f64 = np.float32, np.float64
 i32, i64 = np.int32, np.int64
-
-
-def encode_tensor(value):
-    """TENSOR json for a tf.Tensor or numpy array (object arrays of bytes are strings)."""
-    if isinstance(value, tf.Tensor):
-        dtype_name = value.dtype.name
-        arr = value.numpy()
-    else:
-        arr = np.asarray(value)
-        dtype_name = "string" if arr.dtype == object else tf.as_dtype(arr.dtype).name
-    arr = np.asarray(arr)
-    shape = [int(d) for d in arr.shape]
-    if dtype_name == "string":
-        strings = []
-        for s in arr.reshape(-1):
-            if isinstance(s, str):
-                s = s.encode("utf-8")
-            strings.append(base64.b64encode(bytes(s)).decode("ascii"))
-        return {"dtype": "string", "shape": shape, "strings": strings}
-    if arr.dtype != np.dtype(tf.as_dtype(dtype_name).as_numpy_dtype):
-        raise ValueError("dtype mismatch: %s vs %s" % (arr.dtype, dtype_name))
-    data = np.ascontiguousarray(arr.astype(arr.dtype.newbyteorder("<"))).tobytes(order="C")
-    return {"dtype": dtype_name, "shape": shape, "data": base64.b64encode(data).decode("ascii")}
 
 
 def strings(*values, shape=None):

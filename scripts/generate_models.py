@@ -24,6 +24,8 @@ import time
 import traceback
 from pathlib import Path
 
+from golden import encode_tensor
+
 SEED = 1234
 DTYPE_NAMES = [
     "float16", "bfloat16", "float32", "float64",
@@ -88,37 +90,6 @@ def signatures_json(path):
             "outputs": {k: tensor_info_json(sd.outputs[k]) for k in sorted(sd.outputs)},
         }
     return out
-
-
-def encode_tensor(value):
-    """TENSOR json for a tf.Tensor / numpy array."""
-    import numpy as np
-    import tensorflow as tf
-
-    if isinstance(value, tf.Tensor):
-        dtype_name = value.dtype.name
-        arr = value.numpy()
-    else:
-        arr = np.asarray(value)
-        dtype_name = tf.as_dtype(arr.dtype).name if arr.dtype != object else "string"
-    arr = np.asarray(arr)
-    shape = [int(d) for d in arr.shape]
-    if dtype_name == "string":
-        flat = arr.reshape(-1)
-        strings = []
-        for s in flat:
-            if isinstance(s, str):
-                s = s.encode("utf-8")
-            strings.append(base64.b64encode(bytes(s)).decode("ascii"))
-        return {"dtype": "string", "shape": shape, "strings": strings}
-    expected = tf.as_dtype(dtype_name).as_numpy_dtype
-    if arr.dtype != np.dtype(expected):
-        raise GenerationError("dtype mismatch: %s vs %s" % (arr.dtype, dtype_name))
-    if arr.dtype.byteorder == ">":
-        arr = arr.byteswap().view(arr.dtype.newbyteorder("<"))
-    data = np.ascontiguousarray(arr).tobytes(order="C")
-    return {"dtype": dtype_name, "shape": shape,
-            "data": base64.b64encode(data).decode("ascii")}
 
 
 def save_npy(path, arr):
