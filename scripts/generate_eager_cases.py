@@ -10,7 +10,7 @@ tf.nn.gelu, tf.sort, tf.image.resize, tf.strings.split, ...) and writes a JSON l
      "outputs": [TENSOR...]}
 with TENSOR encoded as in the models manifest (docs/test-models.md). The name starts
 with the name of the tfjni method under test (NDArray or NDManager) followed by "_";
-java/src/test/java/io/tfjni/EagerOpsTest.java maps each name to a call of tfjni's API.
+java/tfjni/src/test/java/io/tfjni/EagerOpsTest.java maps each name to a call of tfjni's API.
 Images (PNG, JPEG) are encoded here from numpy gradients and passed as scalar
 string inputs.
 """
