@@ -14,6 +14,42 @@ using tfjni::TensorHandle;
 
 namespace {
 
+using tfjni::AttrKind;
+
+// Java's constant for each attribute kind, or -1 for a code that is no kind. The switch has no
+// default, so -Wswitch (an error here) rejects a kind added to the C++ enum alone.
+constexpr long java_kind(AttrKind kind) {
+  switch (kind) {
+    case AttrKind::kType: return io_tfjni_OpBuilder_TYPE;
+    case AttrKind::kInt: return io_tfjni_OpBuilder_INT;
+    case AttrKind::kFloat: return io_tfjni_OpBuilder_FLOAT;
+    case AttrKind::kBool: return io_tfjni_OpBuilder_BOOL;
+    case AttrKind::kString: return io_tfjni_OpBuilder_STRING;
+    case AttrKind::kShape: return io_tfjni_OpBuilder_SHAPE;
+    case AttrKind::kTensor: return io_tfjni_OpBuilder_TENSOR;
+    case AttrKind::kTypeList: return io_tfjni_OpBuilder_TYPE_LIST;
+    case AttrKind::kIntList: return io_tfjni_OpBuilder_INT_LIST;
+    case AttrKind::kFloatList: return io_tfjni_OpBuilder_FLOAT_LIST;
+    case AttrKind::kBoolList: return io_tfjni_OpBuilder_BOOL_LIST;
+    case AttrKind::kStringList: return io_tfjni_OpBuilder_STRING_LIST;
+    case AttrKind::kShapeList: return io_tfjni_OpBuilder_SHAPE_LIST;
+  }
+  return -1;
+}
+
+// Java writes kinds 1..OpBuilder.LAST_KIND. Over every byte: the C++ kinds are exactly those
+// codes, and each has Java's value for it.
+constexpr bool attr_kinds_match() {
+  for (int code = 0; code <= 255; ++code) {
+    long java = java_kind(static_cast<AttrKind>(code));
+    bool java_writes = code >= 1 && code <= io_tfjni_OpBuilder_LAST_KIND;
+    if (java_writes ? java != code : java != -1) return false;
+  }
+  return true;
+}
+static_assert(attr_kinds_match(),
+              "io.tfjni.OpBuilder's attribute kinds (TYPE .. LAST_KIND) differ from tfjni::AttrKind");
+
 // inputs holds every input handle in order; list_lengths has one entry per
 // input slot: -1 for a single tensor, n >= 0 for a list of the next n handles.
 void add_inputs(JNIEnv* env, tfjni::Op& op, jlongArray inputs, jintArray list_lengths) {
