@@ -32,13 +32,15 @@ Context::Context(const ContextConfig& config) {
   }
   TFE_ContextOptionsSetAsync(options.get(), config.async ? 1 : 0);
   TFE_ContextOptionsSetDevicePlacementPolicy(options.get(), config.placement);
-  context_.reset(TFE_NewContext(options.get(), status.get()));
+  std::unique_ptr<TFE_Context, Native::Deleter> context(TFE_NewContext(options.get(), status.get()));
   status.check();
+  native_ = std::make_shared<const Native>(context.get());  // counted from here on
+  context.release();
 }
 
 std::vector<std::string> Context::devices() const {
   Status status;
-  std::unique_ptr<TF_DeviceList, DeviceListDeleter> list(TFE_ContextListDevices(context_.get(), status.get()));
+  std::unique_ptr<TF_DeviceList, DeviceListDeleter> list(TFE_ContextListDevices(get(), status.get()));
   status.check();
   std::vector<std::string> names;
   int count = TF_DeviceListCount(list.get());
@@ -54,12 +56,12 @@ TensorHandle TensorHandle::from_tensor(const Tensor& tensor) {
   Status& status = thread_status();
   TFE_TensorHandle* handle = TFE_NewTensorHandle(tensor.get(), status.get());
   status.check();
-  return TensorHandle(handle);
+  return TensorHandle(handle, nullptr);
 }
 
-TensorHandle TensorHandle::adopt(TFE_TensorHandle* handle) {
+TensorHandle TensorHandle::adopt(TFE_TensorHandle* handle, const Context& context) {
   if (handle == nullptr) throw_error(TF_INTERNAL, "TensorFlow returned a null tensor handle");
-  return TensorHandle(handle);
+  return TensorHandle(handle, context.native_);  // one atomic increment
 }
 
 std::vector<int64_t> TensorHandle::shape() const {
@@ -93,10 +95,10 @@ TensorHandle TensorHandle::copy_to_device(const Context& context, const std::str
   TFE_TensorHandle* copy =
       TFE_TensorHandleCopyToDevice(handle_.get(), context.get(), device_name.c_str(), status.get());
   status.check();
-  return adopt(copy);
+  return adopt(copy, context);
 }
 
-Op::Op(const Context& context, const char* op_name) {
+Op::Op(const Context& context, const char* op_name) : context_(&context) {
   Status& status = thread_status();
   op_.reset(TFE_NewOp(context.get(), op_name, status.get()));
   status.check();
@@ -231,7 +233,9 @@ std::vector<TensorHandle> Op::execute() {
   status.check();
   std::vector<TensorHandle> outputs;
   outputs.reserve(static_cast<size_t>(count));
-  for (int i = 0; i < count; ++i) outputs.push_back(TensorHandle::adopt(retvals[static_cast<size_t>(i)]));
+  for (int i = 0; i < count; ++i) {
+    outputs.push_back(TensorHandle::adopt(retvals[static_cast<size_t>(i)], *context_));
+  }
   return outputs;
 }
 

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "eager_test_util.h"
@@ -137,6 +139,67 @@ TEST_F(ContextTest, AsyncContextComputesTheSameResults) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{19, 22, 43, 50}));
+}
+
+// Handles made with a context keep it alive: a C++ user may destroy the Context
+// first, and the native context is freed (and uncounted) with the last of them.
+TEST_F(ContextTest, HandlesOutliveTheirContextWhichGoesWithTheLast) {
+  for (bool async : {false, true}) {
+    SCOPED_TRACE("async " + std::to_string(async));
+    const int64_t before = live(ObjectKind::kEagerContext);
+    std::optional<TensorHandle> sum;
+    std::optional<TensorHandle> copy;
+    std::string cpu;
+    {
+      ContextConfig config;
+      config.async = async;
+      auto context = std::make_unique<Context>(config);
+      cpu = cpu_device(*context);
+      TensorHandle a = handle_of<int32_t>(TF_INT32, {3}, {1, 2, 3});
+      TensorHandle b = handle_of<int32_t>(TF_INT32, {3}, {10, 20, 30});
+      {
+        Op op(*context, "AddV2");
+        op.input(a).input(b);
+        std::vector<TensorHandle> out = op.execute();
+        ASSERT_EQ(out.size(), 1u);
+        sum = std::move(out[0]);
+      }
+      copy = sum->copy_to_device(*context, cpu);
+      context.reset();
+      EXPECT_EQ(live(ObjectKind::kEagerContext), before + 1) << "the handles hold the context";
+    }
+    // [1,2,3] + [10,20,30]
+    EXPECT_EQ(values_of<int32_t>(*sum), (std::vector<int32_t>{11, 22, 33}));
+    EXPECT_EQ(sum->device(), cpu);
+    sum.reset();
+    EXPECT_EQ(live(ObjectKind::kEagerContext), before + 1) << "the copy holds the context";
+    EXPECT_EQ(values_of<int32_t>(*copy), (std::vector<int32_t>{11, 22, 33}));
+    EXPECT_EQ(copy->shape(), std::vector<int64_t>{3});
+    copy.reset();
+    EXPECT_EQ(live(ObjectKind::kEagerContext), before);
+  }
+}
+
+// Assigning over the last handle of a context frees that handle, then the context.
+TEST_F(ContextTest, AssigningOverTheLastHandleOfAContextFreesIt) {
+  const int64_t contexts = live(ObjectKind::kEagerContext);
+  const int64_t handles = live(ObjectKind::kTensorHandle);
+  auto first = std::make_unique<Context>();
+  auto second = std::make_unique<Context>();
+  TensorHandle four = scalar_i32(4);
+  // Neg(4) = -4 on the first context, Square(4) = 16 on the second.
+  TensorHandle held = std::move(Op(*first, "Neg").input(four).execute().at(0));
+  TensorHandle other = std::move(Op(*second, "Square").input(four).execute().at(0));
+  first.reset();
+  second.reset();
+  EXPECT_EQ(live(ObjectKind::kEagerContext), contexts + 2);
+  held = std::move(other);
+  EXPECT_EQ(live(ObjectKind::kEagerContext), contexts + 1);
+  EXPECT_EQ(values_of<int32_t>(held), std::vector<int32_t>{16});
+  held = scalar_i32(5);  // a handle of no context (made from a tensor)
+  EXPECT_EQ(live(ObjectKind::kEagerContext), contexts);
+  EXPECT_EQ(values_of<int32_t>(held), std::vector<int32_t>{5});
+  EXPECT_EQ(live(ObjectKind::kTensorHandle), handles + 2);  // four and held
 }
 
 // ---- TensorHandle -----------------------------------------------------------

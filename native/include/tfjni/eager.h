@@ -23,7 +23,9 @@ struct ContextConfig {
   TFE_ContextDevicePlacementPolicy placement = TFE_DEVICE_PLACEMENT_SILENT;
 };
 
-// An eager context. Ops may run on it from many threads at once.
+// An eager context. Ops may run on it from many threads at once. The tensor
+// handles its ops make keep it alive (TensorFlow's own handles do not): the
+// native context is freed when this object and all those handles are gone.
 class Context {
  public:
   explicit Context(const ContextConfig& config = {});
@@ -32,22 +34,30 @@ class Context {
 
   // Full names of the devices ops can run on, e.g. "/job:localhost/replica:0/task:0/device:CPU:0".
   std::vector<std::string> devices() const;
-  TFE_Context* get() const noexcept { return context_.get(); }
+  TFE_Context* get() const noexcept { return native_->context.get(); }
 
  private:
-  struct Deleter {
-    void operator()(TFE_Context* c) const noexcept { TFE_DeleteContext(c); }
+  friend class TensorHandle;
+  // The TFE_Context, counted live for as long as it exists.
+  struct Native {
+    struct Deleter {
+      void operator()(TFE_Context* c) const noexcept { TFE_DeleteContext(c); }
+    };
+    explicit Native(TFE_Context* c) noexcept : context(c) {}
+    LiveToken token{ObjectKind::kEagerContext};  // first: uncounted only once the context is freed
+    std::unique_ptr<TFE_Context, Deleter> context;
   };
-  std::unique_ptr<TFE_Context, Deleter> context_;
-  LiveToken token_{ObjectKind::kEagerContext};
+  std::shared_ptr<const Native> native_;
 };
 
 // A value of the eager runtime, possibly on a device, possibly not yet computed
-// (async contexts).
+// (async contexts). A handle made on a context keeps that context alive.
 class TensorHandle {
  public:
+  // A handle of no context (TensorFlow needs none for a host tensor).
   static TensorHandle from_tensor(const Tensor& tensor);
-  static TensorHandle adopt(TFE_TensorHandle* handle);
+  // Owns a handle TensorFlow made on `context`.
+  static TensorHandle adopt(TFE_TensorHandle* handle, const Context& context);
 
   TensorHandle(TensorHandle&&) noexcept = default;
   TensorHandle& operator=(TensorHandle&&) noexcept = default;
@@ -62,16 +72,23 @@ class TensorHandle {
   TFE_TensorHandle* get() const noexcept { return handle_.get(); }
 
  private:
+  // Deletes the handle and holds its context (none for from_tensor) meanwhile:
+  // unique_ptr deletes its pointer before it destroys or replaces its deleter, so
+  // the context outlives the handle, also when another handle is moved onto this.
   struct Deleter {
+    std::shared_ptr<const Context::Native> context;
     void operator()(TFE_TensorHandle* h) const noexcept { TFE_DeleteTensorHandle(h); }
   };
-  explicit TensorHandle(TFE_TensorHandle* handle) : handle_(handle) {}
+  TensorHandle(TFE_TensorHandle* handle, std::shared_ptr<const Context::Native> context)
+      : handle_(handle, Deleter{std::move(context)}) {}
   std::unique_ptr<TFE_TensorHandle, Deleter> handle_;
   LiveToken token_{ObjectKind::kTensorHandle};
 };
 
 // Builds and runs one op. Reusable: reset() starts a new op of any name on the
-// same context without allocating a new TFE_Op. Not thread-safe.
+// same context without allocating a new TFE_Op. Not thread-safe. Unlike the
+// handles it makes, an Op must not outlive its Context (holding it would cost
+// every op a reference count update).
 class Op {
  public:
   Op(const Context& context, const char* op_name);
@@ -109,6 +126,7 @@ class Op {
     void operator()(TFE_Op* o) const noexcept { TFE_DeleteOp(o); }
   };
   std::unique_ptr<TFE_Op, Deleter> op_;
+  const Context* context_;  // for the outputs' context references
 };
 
 }  // namespace tfjni

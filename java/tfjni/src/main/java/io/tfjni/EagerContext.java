@@ -32,10 +32,10 @@ public final class EagerContext extends NativeResource {
   private static EagerContext shared;
 
   /**
-   * One hold while the context is open plus one per open {@link NDManager} on it. TensorFlow's
-   * tensor handles point at their context without keeping it alive, so the native context is
-   * freed only when the count reaches zero: closing a context whose arrays are still open rejects
-   * new ops at once but frees it after the last of its managers closes.
+   * One hold while the context is open plus one per open {@link NDManager} on it. The native
+   * object is deleted only when the count reaches zero: closing a context whose arrays are still
+   * open rejects new ops at once but deletes it after the last of its managers closes. (The C++
+   * core's tensor handles also keep their context alive, so this count is a second guard.)
    */
   private final AtomicInteger holds = new AtomicInteger(1);
   private final long nativeHandle;

@@ -13,7 +13,8 @@ import java.util.Objects;
  * builder's context; outputs belong to the builder's manager. A builder runs one op: build it once.
  */
 public final class OpBuilder {
-  // Attribute kinds, as native/include/tfjni/eager_attrs.h reads them.
+  // Attribute kinds, as native/include/tfjni/eager_attrs.h reads them. javac -h copies these
+  // constants into io_tfjni_OpBuilder.h, where the JNI layer checks them against the C++ enum.
   private static final int TYPE = 1;
   private static final int INT = 2;
   private static final int FLOAT = 3;
@@ -27,6 +28,8 @@ public final class OpBuilder {
   private static final int BOOL_LIST = 11;
   private static final int STRING_LIST = 12;
   private static final int SHAPE_LIST = 13;
+  /** The highest kind: keep it equal to the last one above. */
+  private static final int LAST_KIND = SHAPE_LIST;
 
   private final NDManager manager;
   private final String opName;

@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import java.lang.annotation.Native;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,7 +12,20 @@ import java.util.Objects;
  * here take precedence over it.
  */
 public final class SessionOptions {
-  private static final long UNSET = -1;
+  @Native private static final long UNSET = -1;
+
+  // Positions in scalars(). @Native makes javac -h write them (and UNSET) into
+  // io_tfjni_SessionOptions.h, from which native/jni/jni_support.cpp reads them.
+  @Native private static final int INTRA_OP_THREADS = 0;
+  @Native private static final int INTER_OP_THREADS = 1;
+  @Native private static final int USE_PER_SESSION_THREADS = 2;
+  @Native private static final int ALLOW_SOFT_PLACEMENT = 3;
+  @Native private static final int GPU_ALLOW_GROWTH = 4;
+  /** 1 if a GPU memory fraction is set, else 0. */
+  @Native private static final int HAS_GPU_MEMORY_FRACTION = 5;
+  /** The fraction's Double.doubleToRawLongBits. */
+  @Native private static final int GPU_MEMORY_FRACTION_BITS = 6;
+  @Native private static final int SCALAR_COUNT = 7;
 
   private long intraOpThreads = UNSET;
   private long interOpThreads = UNSET;
@@ -88,12 +102,20 @@ public final class SessionOptions {
     return this;
   }
 
-  // The encoding io_tfjni_*.cpp reads through jni_support's session_config().
+  // The encoding io_tfjni_*.cpp reads through jni_support's session_config(); UNSET means "not
+  // set".
   long[] scalars() {
-    long fractionBits = gpuMemoryFraction == null ? 0
-        : Double.doubleToRawLongBits(gpuMemoryFraction);
-    return new long[] {intraOpThreads, interOpThreads, usePerSessionThreads, allowSoftPlacement,
-        gpuAllowGrowth, gpuMemoryFraction == null ? 0 : 1, fractionBits};
+    long[] scalars = new long[SCALAR_COUNT];
+    scalars[INTRA_OP_THREADS] = intraOpThreads;
+    scalars[INTER_OP_THREADS] = interOpThreads;
+    scalars[USE_PER_SESSION_THREADS] = usePerSessionThreads;
+    scalars[ALLOW_SOFT_PLACEMENT] = allowSoftPlacement;
+    scalars[GPU_ALLOW_GROWTH] = gpuAllowGrowth;
+    if (gpuMemoryFraction != null) {
+      scalars[HAS_GPU_MEMORY_FRACTION] = 1;
+      scalars[GPU_MEMORY_FRACTION_BITS] = Double.doubleToRawLongBits(gpuMemoryFraction);
+    }
+    return scalars;
   }
 
   String visibleDevices() {
