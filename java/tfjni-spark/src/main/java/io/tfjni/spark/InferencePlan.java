@@ -1,0 +1,46 @@
+package io.tfjni.spark;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Everything an executor needs to run one transform, resolved and checked on the driver when the
+ * plan is built: where the model is, how to load it, which column feeds which input (by index in
+ * the input rows), which outputs become columns.
+ */
+record InferencePlan(
+    String modelLocation,
+    List<String> tags,
+    String signatureKey,
+    int intraOpThreads,
+    int interOpThreads,
+    int batchSize,
+    InvalidRows invalidRows,
+    boolean stringsAsBinary,
+    List<ColumnSpec> inputs,
+    int[] inputColumnIndexes,
+    List<ColumnSpec> outputs) implements Serializable {
+
+  /** What a row whose value cannot feed its input does (Spark ML's handleInvalid values). */
+  enum InvalidRows {
+    /** Fail the task, naming the column, the row and what was expected. */
+    ERROR,
+    /** Leave the row out of the result. */
+    SKIP,
+    /** Keep the row, with null in every output column. */
+    KEEP
+  }
+
+  ModelCache.Key cacheKey() {
+    return new ModelCache.Key(ModelLocation.resolve(modelLocation), tags, intraOpThreads,
+        interOpThreads);
+  }
+
+  List<String> inputKeys() {
+    return inputs.stream().map(ColumnSpec::key).toList();
+  }
+
+  List<String> outputKeys() {
+    return outputs.stream().map(ColumnSpec::key).toList();
+  }
+}

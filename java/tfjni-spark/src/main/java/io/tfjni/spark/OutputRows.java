@@ -1,0 +1,107 @@
+package io.tfjni.spark;
+
+import io.tfjni.DataType;
+import io.tfjni.Tensor;
+import java.lang.reflect.Array;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An output tensor of shape [rows, ...] as one Spark value per row: a scalar, or Java arrays
+ * nested once per dimension (the innermost one primitive), of the types {@link SparkTypes}
+ * gives the column. The tensor is read into one Java array, then sliced.
+ */
+final class OutputRows {
+  private OutputRows() {}
+
+  static Object[] of(Tensor tensor, int rows, boolean stringsAsBinary) {
+    long[] shape = tensor.shape();
+    if (shape.length == 0 || shape[0] != rows) {
+      throw new IllegalStateException("the model returned shape "
+          + java.util.Arrays.toString(shape) + " for a batch of " + rows + " rows");
+    }
+    Object flat = elements(tensor, stringsAsBinary);
+    int perRow = rows == 0 ? 0 : Array.getLength(flat) / rows;
+    Object[] values = new Object[rows];
+    for (int r = 0; r < rows; r++) {
+      values[r] = shape.length == 1 ? Array.get(flat, r) : nest(flat, r * perRow, shape, 1);
+    }
+    return values;
+  }
+
+  /** Dimensions {@code dim..} of {@code shape} from {@code flat[offset]} on, as nested arrays. */
+  private static Object nest(Object flat, int offset, long[] shape, int dim) {
+    int length = (int) shape[dim];
+    if (dim == shape.length - 1) {
+      Object leaf = Array.newInstance(flat.getClass().getComponentType(), length);
+      System.arraycopy(flat, offset, leaf, 0, length);
+      return leaf;
+    }
+    int stride = 1;
+    for (int d = dim + 1; d < shape.length; d++) {
+      stride *= (int) shape[d];
+    }
+    Object[] nested = new Object[length];
+    for (int i = 0; i < length; i++) {
+      nested[i] = nest(flat, offset + i * stride, shape, dim + 1);
+    }
+    return nested;
+  }
+
+  /** All elements, in the Java type of the column's elements (unsigned ones widened). */
+  private static Object elements(Tensor tensor, boolean stringsAsBinary) {
+    DataType type = tensor.dataType();
+    switch (type) {
+      case FLOAT:
+        return tensor.toFloatArray();
+      case DOUBLE:
+        return tensor.toDoubleArray();
+      case INT8:
+        return tensor.toByteArray();
+      case INT16:
+        return tensor.toShortArray();
+      case INT32:
+        return tensor.toIntArray();
+      case INT64:
+        return tensor.toLongArray();
+      case BOOL:
+        return tensor.toBooleanArray();
+      case UINT8: {
+        byte[] raw = tensor.toByteArray();
+        int[] widened = new int[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+          widened[i] = raw[i] & 0xff;
+        }
+        return widened;
+      }
+      case UINT16: {
+        short[] raw = tensor.toShortArray();
+        int[] widened = new int[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+          widened[i] = raw[i] & 0xffff;
+        }
+        return widened;
+      }
+      case UINT32: {
+        int[] raw = tensor.toIntArray();
+        long[] widened = new long[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+          widened[i] = raw[i] & 0xFFFF_FFFFL;
+        }
+        return widened;
+      }
+      case STRING: {
+        byte[][] raw = tensor.toBytesArray();
+        if (stringsAsBinary) {
+          return raw;
+        }
+        String[] text = new String[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+          text[i] = new String(raw[i], StandardCharsets.UTF_8);
+        }
+        return text;
+      }
+      default:
+        throw new IllegalStateException(type + " outputs are refused when the plan is built");
+    }
+  }
+}

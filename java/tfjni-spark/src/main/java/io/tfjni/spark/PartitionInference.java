@@ -1,0 +1,189 @@
+package io.tfjni.spark;
+
+import io.tfjni.Predictor;
+import io.tfjni.RunResult;
+import io.tfjni.Tensor;
+import io.tfjni.spark.InferencePlan.InvalidRows;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.util.TaskCompletionListener;
+
+/**
+ * Runs one partition: rows are grouped into batches of the plan's size, each batch fed through
+ * one prepared {@link Predictor} call of the JVM's shared model, and each row comes out with the
+ * outputs appended. Lazily, batch by batch, as Spark pulls rows; everything native is released
+ * when the partition ends or the task does (a failure, a cancelled task).
+ */
+final class PartitionInference implements MapPartitionsFunction<Row, Row> {
+  private static final long serialVersionUID = 1;
+
+  private final InferencePlan plan;
+
+  PartitionInference(InferencePlan plan) {
+    this.plan = plan;
+  }
+
+  @Override
+  public Iterator<Row> call(Iterator<Row> rows) {
+    Batches batches = new Batches(plan, rows);
+    TaskContext task = TaskContext.get();
+    if (task != null) {
+      TaskCompletionListener closeBatches = context -> batches.close();
+      task.addTaskCompletionListener(closeBatches);
+    }
+    return batches;
+  }
+
+  /** The partition's output rows, made one batch at a time. */
+  private static final class Batches implements Iterator<Row>, AutoCloseable {
+    private final InferencePlan plan;
+    private final Iterator<Row> input;
+    private final ArrayDeque<Row> ready = new ArrayDeque<>();
+    private final List<InputBatch> batches = new ArrayList<>();
+    /** The batch's rows in order; null outputs mark a kept invalid row. */
+    private final List<Row> pending = new ArrayList<>();
+    private final List<Boolean> valid = new ArrayList<>();
+    private ModelCache.Lease lease;
+    private Predictor predictor;
+    private RunResult result;
+    private long rowNumber;
+    private boolean closed;
+
+    Batches(InferencePlan plan, Iterator<Row> input) {
+      this.plan = plan;
+      this.input = input;
+      for (ColumnSpec spec : plan.inputs()) {
+        batches.add(new InputBatch(spec, plan.batchSize()));
+      }
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (ready.isEmpty() && !closed) {
+        if (!input.hasNext()) {
+          close();
+          break;
+        }
+        nextBatch();
+      }
+      return !ready.isEmpty();
+    }
+
+    @Override
+    public Row next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return ready.poll();
+    }
+
+    private void nextBatch() {
+      pending.clear();
+      valid.clear();
+      batches.forEach(InputBatch::clear);
+      int rows = 0;
+      while (rows < plan.batchSize() && input.hasNext()) {
+        Row row = input.next();
+        long number = rowNumber++;
+        if (add(row, number)) {
+          rows++;
+          pending.add(row);
+          valid.add(true);
+        } else if (plan.invalidRows() == InvalidRows.KEEP) {
+          pending.add(row);
+          valid.add(false);
+        }
+      }
+      Object[][] outputs = rows == 0 ? new Object[0][] : run(rows);
+      int at = 0;
+      for (int i = 0; i < pending.size(); i++) {
+        Object[] values = new Object[pending.get(i).size() + plan.outputs().size()];
+        for (int c = 0; c < pending.get(i).size(); c++) {
+          values[c] = pending.get(i).get(c);
+        }
+        if (valid.get(i)) {
+          for (int o = 0; o < outputs.length; o++) {
+            values[pending.get(i).size() + o] = outputs[o][at];
+          }
+          at++;
+        }
+        ready.add(RowFactory.create(values));
+      }
+    }
+
+    /** Adds the row to every input's batch; false if it is invalid and the plan keeps going. */
+    private boolean add(Row row, long number) {
+      int added = 0;
+      try {
+        for (; added < batches.size(); added++) {
+          batches.get(added).add(row.get(plan.inputColumnIndexes()[added]));
+        }
+        return true;
+      } catch (InputBatch.BadValue e) {
+        for (int i = 0; i < added; i++) {
+          batches.get(i).dropLast();
+        }
+        if (plan.invalidRows() == InvalidRows.ERROR) {
+          ColumnSpec spec = plan.inputs().get(added);
+          TaskContext task = TaskContext.get();
+          throw new IllegalArgumentException("tfjni-spark: column '" + spec.column() + "' (input '"
+              + spec.key() + "'), row " + number + " of partition "
+              + (task == null ? "?" : task.partitionId()) + ": " + e.getMessage() + "; expected "
+              + spec.describe() + ". Set handleInvalid to 'skip' or 'keep' to go on past such rows");
+        }
+        return false;
+      }
+    }
+
+    private Object[][] run(int rows) {
+      if (predictor == null) {
+        lease = ModelCache.acquire(plan.cacheKey());
+        predictor = lease.model().predictor(plan.signatureKey(), plan.inputKeys(),
+            plan.outputKeys());
+        result = predictor.newResult();
+      }
+      Tensor[] tensors = new Tensor[batches.size()];
+      try {
+        for (int i = 0; i < tensors.length; i++) {
+          tensors[i] = batches.get(i).toTensor();
+        }
+        predictor.run(tensors, result);
+        Object[][] outputs = new Object[plan.outputs().size()][];
+        for (int o = 0; o < outputs.length; o++) {
+          outputs[o] = OutputRows.of(result.get(o), rows, plan.stringsAsBinary());
+        }
+        return outputs;
+      } finally {
+        for (Tensor tensor : tensors) {
+          if (tensor != null) {
+            tensor.close();
+          }
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (result != null) {
+        result.close();
+      }
+      if (predictor != null) {
+        predictor.close();
+      }
+      if (lease != null) {
+        lease.close();
+      }
+    }
+  }
+}

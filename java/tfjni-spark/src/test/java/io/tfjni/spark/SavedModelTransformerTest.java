@@ -1,0 +1,290 @@
+package io.tfjni.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tfjni.Tensor;
+import io.tfjni.TensorFlow;
+import io.tfjni.TestModels;
+import io.tfjni.numpy.Npy;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.SparkException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transformer on a local[2] Spark session, against TensorFlow Python's outputs: the digits
+ * CNN's held-out predictions, and the manifest's cases of the multi-input and string models.
+ */
+class SavedModelTransformerTest {
+  private static SparkSession spark;
+  private static float[] images;
+  private static float[] pythonProbabilities;
+  private static final int DIGITS = 360;
+
+  @BeforeAll
+  static void start() throws IOException {
+    spark = SparkSession.builder().master("local[2]").appName("tfjni-spark-test")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate();
+    try (Tensor x = Npy.read(TestModels.dir().resolve("digits_holdout_images.npy"));
+        Tensor p = Npy.read(TestModels.dir().resolve("digits_holdout_probs.npy"))) {
+      images = x.toFloatArray();
+      pythonProbabilities = p.toFloatArray();
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+    ModelCache.evictUnused();
+  }
+
+  @AfterEach
+  void nothingRunsBetweenTests() {
+    assertEquals(0, TensorFlow.liveObjects().runners(), "every partition closed its predictor");
+  }
+
+  private static Dataset<Row> digits(int partitions) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < DIGITS; i++) {
+      List<Float> pixels = new ArrayList<>(64);
+      for (int j = 0; j < 64; j++) {
+        pixels.add(images[i * 64 + j]);
+      }
+      rows.add(RowFactory.create(i, pixels));
+    }
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("pixels", DataTypes.createArrayType(DataTypes.FloatType, false));
+    return spark.createDataFrame(rows, schema).repartition(partitions);
+  }
+
+  private static SavedModelTransformer digitsTransformer() {
+    return new SavedModelTransformer()
+        .setModelPath(TestModels.modelPath("digits").toString())
+        .setInputCols("pixels").setInputKeys("images")
+        .setOutputKeys("output_0").setOutputCols("probabilities");
+  }
+
+  /** Each row's probabilities, by id. */
+  private static float[][] probabilities(Dataset<Row> scored) {
+    float[][] byId = new float[DIGITS][];
+    for (Row row : scored.select("id", "probabilities").collectAsList()) {
+      List<Float> p = row.getList(1);
+      float[] values = new float[p.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = p.get(i);
+      }
+      byId[row.getInt(0)] = values;
+    }
+    return byId;
+  }
+
+  @Test
+  void digitsAgreeWithTensorFlowPythonAtEveryBatchSize() {
+    float[][] first = null;
+    for (int batch : new int[] {1, 7, 64}) {
+      float[][] byId = probabilities(digitsTransformer().setBatchSize(batch).transform(digits(5)));
+      for (int i = 0; i < DIGITS; i++) {
+        assertEquals(10, byId[i].length);
+        for (int c = 0; c < 10; c++) {
+          float expected = pythonProbabilities[i * 10 + c];
+          assertEquals(expected, byId[i][c], 1e-6 + 1e-5 * Math.abs(expected),
+              "digit " + i + " class " + c + " at batch size " + batch);
+        }
+      }
+      // TensorFlow's convolution kernels round differently with the batch size (by an ulp
+      // here), so batch sizes agree to the same tolerance as with Python, not bit for bit.
+      if (first == null) {
+        first = byId;
+      } else {
+        for (int i = 0; i < DIGITS; i++) {
+          for (int c = 0; c < 10; c++) {
+            assertEquals(first[i][c], byId[i][c], 1e-6 + 1e-5 * Math.abs(first[i][c]),
+                "digit " + i + " class " + c + ": batch size " + batch + " against 1");
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void oneModelPerJvmHoweverManyPartitions() {
+    ModelCache.evictUnused();
+    long before = TensorFlow.liveObjects().savedModels();
+    assertEquals(DIGITS, digitsTransformer().setBatchSize(16).transform(digits(8)).count());
+    assertEquals(before + 1, TensorFlow.liveObjects().savedModels(),
+        "8 partitions on 2 threads share one loaded model");
+    digitsTransformer().transform(digits(3)).count();
+    assertEquals(before + 1, TensorFlow.liveObjects().savedModels(), "a second job reuses it");
+    assertEquals(1, ModelCache.evictUnused());
+    assertEquals(before, TensorFlow.liveObjects().savedModels());
+  }
+
+  @Test
+  void schemaComesFromTheSignatureBeforeAnyDataMoves() {
+    StructType schema = digitsTransformer().transformSchema(digits(1).schema());
+    assertEquals(DataTypes.createArrayType(DataTypes.FloatType, false),
+        schema.apply("probabilities").dataType());
+    StructType strings = new SavedModelTransformer()
+        .setModelPath(TestModels.modelPath("strings").toString()).setSignatureKey("transform")
+        .setInputCols("s").transformSchema(new StructType().add("s", DataTypes.StringType));
+    assertEquals(DataTypes.StringType, strings.apply("joined").dataType());
+    assertEquals(DataTypes.IntegerType, strings.apply("length").dataType());
+  }
+
+  @Test
+  void badMappingsFailWhenThePlanIsBuilt() {
+    StructType schema = new StructType().add("a", DataTypes.FloatType)
+        .add("x", DataTypes.createArrayType(DataTypes.FloatType));
+    String multi = TestModels.modelPath("multi").toString();
+    String[][] cases = {
+        {"add", "a", "a", "", "needs inputs [b]"},
+        {"add", "a", "c", "", "has no input 'c'; its inputs are [a, b]"},
+        {"add", "nope", "a", "", "no column 'nope'"},
+        {"scale", "x", "x", "", "'total' has shape []"},
+        {"scale", "a", "x", "", "cannot feed FLOAT [3] per row"},
+        {"add", "a", "a", "a", "output column 'a' already exists"},
+        {"nosuch", "a", "a", "", "nosuch"},
+    };
+    for (String[] c : cases) {
+      SavedModelTransformer transformer = new SavedModelTransformer().setModelPath(multi)
+          .setSignatureKey(c[0]).setInputCols(c[1]).setInputKeys(c[2]);
+      if (!c[3].isEmpty()) {
+        transformer.setInputCols("a", "a").setInputKeys("a", "b").setOutputCols(c[3]);
+      }
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> transformer.transformSchema(schema), String.join(" ", c));
+      assertTrue(e.getMessage().contains(c[4]), c[4] + " in: " + e.getMessage());
+    }
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        () -> new SavedModelTransformer().setModelPath("/no/such/model").setInputCols("a")
+            .transformSchema(schema));
+    assertTrue(missing.getMessage().contains("no SavedModel at '/no/such/model'"),
+        missing.getMessage());
+  }
+
+  @Test
+  void multiInputSignatureMatchesPython() {
+    JsonNode call = TestModels.testCase("multi_add").get("calls").get(0);
+    float[] a;
+    float[] b;
+    float[] sum;
+    try (Tensor ta = TestModels.tensor(call.get("inputs").get("a"));
+        Tensor tb = TestModels.tensor(call.get("inputs").get("b"));
+        Tensor ts = TestModels.tensor(call.get("outputs").get("sum"))) {
+      a = ta.toFloatArray();
+      b = tb.toFloatArray();
+      sum = ts.toFloatArray();
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < a.length; i++) {
+      rows.add(RowFactory.create(i, b[i], a[i]));
+    }
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("right", DataTypes.FloatType).add("left", DataTypes.FloatType);
+    List<Row> out = new SavedModelTransformer().setModelPath(TestModels.modelPath("multi")
+        .toString()).setSignatureKey("add").setInputCols("left", "right").setInputKeys("a", "b")
+        .setBatchSize(2).transform(spark.createDataFrame(rows, schema)).orderBy("id")
+        .collectAsList();
+    for (int i = 0; i < a.length; i++) {
+      assertEquals(sum[i], out.get(i).getFloat(3), "row " + i);
+    }
+  }
+
+  @Test
+  void stringSignatureMatchesPython() {
+    JsonNode call = TestModels.testCase("strings_transform").get("calls").get(0);
+    byte[][] input = TestModels.strings(call.get("inputs").get("s"));
+    byte[][] joined = TestModels.strings(call.get("outputs").get("joined"));
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < input.length; i++) {
+      rows.add(RowFactory.create(i, input[i]));
+    }
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("s", DataTypes.BinaryType);
+    List<Row> out = new SavedModelTransformer().setModelPath(TestModels.modelPath("strings")
+        .toString()).setSignatureKey("transform").setInputCols("s").setOutputKeys("joined")
+        .setStringsAsBinary(true).setBatchSize(3).transform(spark.createDataFrame(rows, schema))
+        .orderBy("id").collectAsList();
+    for (int i = 0; i < input.length; i++) {
+      assertArrayEquals(joined[i], (byte[]) out.get(i).get(2), "row " + i);
+    }
+  }
+
+  private static Dataset<Row> withBadRows() {
+    List<Row> rows = new ArrayList<>();
+    rows.add(RowFactory.create(0, 1f, 2f));
+    rows.add(RowFactory.create(1, null, 2f));
+    rows.add(RowFactory.create(2, 3f, 4f));
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("a", DataTypes.FloatType, true).add("b", DataTypes.FloatType);
+    return spark.createDataFrame(rows, schema).coalesce(1);
+  }
+
+  private static SavedModelTransformer add() {
+    return new SavedModelTransformer().setModelPath(TestModels.modelPath("multi").toString())
+        .setSignatureKey("add").setInputCols("a", "b");
+  }
+
+  @Test
+  void badRowsFailNamingColumnAndRowOrAreSkippedOrKept() {
+    SparkException failed = assertThrows(SparkException.class,
+        () -> add().transform(withBadRows()).collectAsList());
+    String message = String.valueOf(failed.getMessage()) + failed.getCause();
+    assertTrue(message.contains("column 'a' (input 'a'), row 1 of partition 0: null; expected"
+        + " FLOAT [] per row"), message);
+
+    List<Row> skipped = add().setHandleInvalid("skip").transform(withBadRows()).orderBy("id")
+        .collectAsList();
+    assertEquals(2, skipped.size());
+    assertEquals(3f, skipped.get(0).getFloat(3));
+    assertEquals(7f, skipped.get(1).getFloat(3));
+
+    List<Row> kept = add().setHandleInvalid("keep").transform(withBadRows()).orderBy("id")
+        .collectAsList();
+    assertEquals(3, kept.size());
+    assertNull(kept.get(1).get(3));
+    assertEquals(7f, kept.get(2).getFloat(3));
+  }
+
+  @Test
+  void aZippedModelShippedWithTheJobIsFound() throws IOException {
+    Path zip = Path.of(System.getProperty("java.io.tmpdir"), "tfjni-spark-multi.zip");
+    zipDirectory(TestModels.modelPath("multi"), zip);
+    spark.sparkContext().addFile(zip.toString());
+    List<Row> rows = List.of(RowFactory.create(1f, 2f));
+    StructType schema = new StructType().add("a", DataTypes.FloatType)
+        .add("b", DataTypes.FloatType);
+    Row out = add().setModelPath("tfjni-spark-multi.zip")
+        .transform(spark.createDataFrame(rows, schema)).first();
+    assertEquals(3f, out.getFloat(2));
+  }
+
+  private static void zipDirectory(Path dir, Path zip) throws IOException {
+    try (java.util.zip.ZipOutputStream out =
+            new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(zip));
+        java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+      for (Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        out.putNextEntry(new java.util.zip.ZipEntry("multi/" + dir.relativize(file)));
+        java.nio.file.Files.copy(file, out);
+        out.closeEntry();
+      }
+    }
+  }
+}
