@@ -5,6 +5,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.18.0}"
 TFJNI_CACHE="${TFJNI_CACHE:-$HOME/.cache/tfjni}"
 VENV="$TFJNI_CACHE/venv-$TFJNI_TF_VERSION"
+# PySpark for the Spark example (examples/spark), in a venv of its own: no TensorFlow there.
+PYSPARK_VENV="$TFJNI_CACHE/venv-$(sed -n 's/^pyspark==/pyspark-/p' "$ROOT/scripts/requirements-pyspark.txt")"
 BUILD="$ROOT/build"
 JOBS="${JOBS:-2}"
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac || echo /usr/lib/jvm/java-17-openjdk-amd64/bin/javac)")")")}"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds examples/ (a user's Maven project that depends on tfjni by coordinates) against the
-# artifacts `mvn install` put in ~/.m2, and runs its digits classifier as a machine without
-# Python would: in a private mount namespace where the project's venv is an empty directory, with
-# a bare environment (no TFJNI_TENSORFLOW_DIR, no LD_LIBRARY_PATH, no venv on PATH). libtensorflow
-# must then come from the runtime artifact io.tfjni:tfjni-tensorflow-cpu. Fails unless it does
-# and the predictions agree with TensorFlow Python's.
+# artifacts `mvn install` put in ~/.m2, and runs its digits classifier, then its Spark job, as a
+# machine without Python would: in a private mount namespace where the project's venv is an empty
+# directory, with a bare environment (no TFJNI_TENSORFLOW_DIR, no LD_LIBRARY_PATH, no venv on
+# PATH). libtensorflow must then come from the runtime artifact io.tfjni:tfjni-tensorflow-cpu.
+# Fails unless it does and the predictions agree with TensorFlow Python's.
 source "$(dirname "$0")/common.sh"
 
 EXAMPLES="$ROOT/examples"
@@ -15,12 +15,36 @@ mkdir -p "$OUT/cache" "$OUT/empty"
 classpath="$EXAMPLES/target/classes:$(cat "$OUT/classpath.txt")"
 MODELS=$(models_dir)
 
-# The example's own cache for the extracted libraries: the first run extracts, later runs reuse.
-unshare --mount bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' hide "$OUT/empty" "$VENV" \
-  env -i HOME="$HOME" PATH=/usr/bin:/bin TFJNI_CACHE_DIR="$OUT/cache" TF_CPP_MIN_LOG_LEVEL="$TF_CPP_MIN_LOG_LEVEL" \
-  "$JAVA_HOME/bin/java" -cp "$classpath" io.tfjni.examples.ClassifyDigits "$MODELS" | tee "$OUT/output.txt"
+# Without Python: the venv is an empty directory in this mount namespace, and the environment is
+# bare. The examples' own cache for the extracted libraries: the first run extracts, later reuse.
+venv_hidden=(unshare --mount bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' hide
+  "$OUT/empty" "$VENV" env -i HOME="$HOME" PATH=/usr/bin:/bin TFJNI_CACHE_DIR="$OUT/cache"
+  TF_CPP_MIN_LOG_LEVEL=2)
+without_python=("${venv_hidden[@]}" "$JAVA_HOME/bin/java")
 
+"${without_python[@]}" -cp "$classpath" io.tfjni.examples.ClassifyDigits "$MODELS" | tee "$OUT/output.txt"
 grep -q "^TensorFlow $TFJNI_TF_VERSION from $OUT/cache/libtensorflow/" "$OUT/output.txt" ||
   { echo "examples: libtensorflow did not come from the runtime artifact" >&2; exit 1; }
 grep -q "^live native objects after close: 0$" "$OUT/output.txt" ||
   { echo "examples: native objects left open" >&2; exit 1; }
+
+# The Spark example: Parquet in, the transformer on local[2], Parquet out, then every
+# probability compared with TensorFlow Python's.
+spark() {
+  "${without_python[@]}" "@$ROOT/java/tfjni-spark/jvm-options.txt" -Dspark.master="local[2]" \
+    -Dspark.ui.enabled=false -cp "$classpath" "$@" 2>>"$OUT/spark.log" ||
+    { echo "examples: $* failed; the end of $OUT/spark.log:" >&2; tail -n 30 "$OUT/spark.log" >&2; exit 1; }
+}
+: > "$OUT/spark.log"
+spark io.tfjni.examples.spark.DigitsParquet write "$MODELS" "$OUT/digits.parquet"
+spark io.tfjni.examples.spark.ScoreDigits "$OUT/digits.parquet" "$MODELS/digits" "$OUT/scored.parquet"
+spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored.parquet" "$MODELS"
+
+# The same from PySpark (its own venv, no TensorFlow there either): Python's Spark driver, tfjni's
+# transformer through the Java object it wraps.
+jars=$(tr ':' '\n' < "$OUT/classpath.txt" | grep -E '/(tfjni|tfjni-spark|tfjni-tensorflow-cpu)-[0-9][^/]*\.jar$' | paste -sd,)
+"${venv_hidden[@]}" PYTHONPATH="$ROOT/java/tfjni-spark/src/main/python" \
+  JAVA_HOME="$JAVA_HOME" "$PYSPARK_VENV/bin/python" "$EXAMPLES/spark/score_digits.py" \
+  "$OUT/digits.parquet" "$MODELS/digits" "$OUT/scored-pyspark.parquet" "$jars" 2>>"$OUT/spark.log" ||
+  { echo "examples: the PySpark example failed; the end of $OUT/spark.log:" >&2; tail -n 30 "$OUT/spark.log" >&2; exit 1; }
+spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored-pyspark.parquet" "$MODELS"

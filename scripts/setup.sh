@@ -44,6 +44,15 @@ install_tools() {
   cp "$ROOT/scripts/requirements-tools.txt" "$VENV/.tools-complete"
 }
 
+create_pyspark_venv() {
+  [[ -f "$PYSPARK_VENV/.complete" ]] && cmp -s "$ROOT/scripts/requirements-pyspark.txt" "$PYSPARK_VENV/.complete" && return
+  step "Creating the PySpark virtualenv in $PYSPARK_VENV (one-off, ~1 min)"
+  rm -rf "$PYSPARK_VENV"
+  python3 -m venv "$PYSPARK_VENV"
+  "$PYSPARK_VENV/bin/pip" install -q -r "$ROOT/scripts/requirements-pyspark.txt"
+  cp "$ROOT/scripts/requirements-pyspark.txt" "$PYSPARK_VENV/.complete"
+}
+
 generate_models() {
   local dir
   dir=$(models_dir)
@@ -66,5 +75,6 @@ generate_models() {
 install_debian_packages
 create_venv
 install_tools
+create_pyspark_venv
 tensorflow_dir >/dev/null
 generate_models

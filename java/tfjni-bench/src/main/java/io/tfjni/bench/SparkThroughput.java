@@ -1,0 +1,161 @@
+package io.tfjni.bench;
+
+import io.tfjni.DataType;
+import io.tfjni.Predictor;
+import io.tfjni.RunResult;
+import io.tfjni.SavedModel;
+import io.tfjni.SessionOptions;
+import io.tfjni.Tensor;
+import io.tfjni.TensorSpec;
+import io.tfjni.spark.SavedModelTransformer;
+import java.lang.management.ManagementFactory;
+import java.nio.FloatBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Rows per second through tfjni's Spark transformer on local[2], beside the same rows through a
+ * plain prepared {@link Predictor} loop on 2 threads in the same JVM, for one benchmark model
+ * and several batch sizes, interleaved per round. Also the heap bytes all threads allocated per
+ * row during the Spark job. Prints one JSON line per measurement; scripts/bench-spark.sh runs it
+ * and writes docs/SPARK_BENCHMARKS.md.
+ *
+ * <p>Usage: {@code SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCH,BATCH,... ROUNDS}. The rows
+ * are random floats of the signature's input shape, made once and cached in Spark's memory, so
+ * neither their making nor any file is timed; the Spark job writes to the no-op sink.
+ */
+public final class SparkThroughput {
+  private SparkThroughput() {}
+
+  public static void main(String[] args) {
+    if (args.length != 5) {
+      System.err.println("usage: SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCHES ROUNDS");
+      System.exit(2);
+    }
+    Path model = Path.of(args[0], args[1]);
+    int rows = Integer.parseInt(args[2]);
+    int[] batches = Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray();
+    int rounds = Integer.parseInt(args[4]);
+
+    TensorSpec input;
+    String outputKey;
+    try (SavedModel saved = SavedModel.load(model)) {
+      input = saved.signature("serving_default").inputs().get(0);
+      outputKey = saved.signature("serving_default").outputKeys().get(0);
+    }
+    long[] shape = input.shape();
+    int perRow = 1;
+    for (int d = 1; d < shape.length; d++) {
+      perRow *= (int) shape[d];
+    }
+    float[] data = new float[rows * perRow];
+    Random random = new Random(42);
+    for (int i = 0; i < data.length; i++) {
+      data[i] = random.nextFloat();
+    }
+
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("tfjni-spark bench")
+        .config("spark.ui.enabled", "false").getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    List<Row> rowList = new ArrayList<>(rows);
+    for (int r = 0; r < rows; r++) {
+      List<Float> values = new ArrayList<>(perRow);
+      for (int j = 0; j < perRow; j++) {
+        values.add(data[r * perRow + j]);
+      }
+      rowList.add(RowFactory.create(values));
+    }
+    Dataset<Row> frame = spark.createDataFrame(rowList, new StructType().add("x",
+        DataTypes.createArrayType(DataTypes.FloatType, false))).repartition(2).cache();
+    frame.count();
+    rowList.clear();
+
+    for (int round = 0; round < rounds; round++) {
+      for (int batch : batches) {
+        SavedModelTransformer transformer = new SavedModelTransformer()
+            .setModelPath(model.toString()).setInputCols("x").setInputKeys(input.key())
+            .setOutputKeys(outputKey).setOutputCols("y").setBatchSize(batch);
+        long bytesBefore = allocatedBytes();
+        long start = System.nanoTime();
+        transformer.transform(frame).write().format("noop").mode("overwrite").save();
+        double sparkSeconds = (System.nanoTime() - start) / 1e9;
+        double bytesPerRow = (allocatedBytes() - bytesBefore) / (double) rows;
+        print(args[1], "spark", batch, round, rows / sparkSeconds, bytesPerRow);
+        print(args[1], "predictor", batch, round,
+            predictorLoop(model, input, outputKey, data, rows, perRow, batch), -1);
+      }
+    }
+    spark.stop();
+  }
+
+  /** Rows per second through one shared model, 2 threads each running half of the rows. */
+  private static double predictorLoop(Path model, TensorSpec input, String outputKey,
+      float[] data, int rows, int perRow, int batch) {
+    try (SavedModel saved = SavedModel.load(model, SessionOptions.defaults(), "serve")) {
+      Predictor predictor = saved.predictor("serving_default", List.of(input.key()),
+          List.of(outputKey));
+      AtomicLong done = new AtomicLong();
+      Thread[] threads = new Thread[2];
+      long start = System.nanoTime();
+      for (int t = 0; t < threads.length; t++) {
+        int first = t * rows / 2;
+        int last = (t + 1) * rows / 2;
+        threads[t] = new Thread(() -> {
+          try (RunResult result = predictor.newResult()) {
+            for (int r = first; r < last; r += batch) {
+              int n = Math.min(batch, last - r);
+              long[] shape = input.shape();
+              shape[0] = n;
+              try (Tensor x = Tensor.allocate(DataType.FLOAT, shape)) {
+                FloatBuffer buffer = x.buffer().asFloatBuffer();
+                buffer.put(data, r * perRow, n * perRow);
+                predictor.run(x, result);
+                result.get(0).toFloatArray();  // the rows' outputs, as Spark reads them
+              }
+              done.addAndGet(n);
+            }
+          }
+        });
+        threads[t].start();
+      }
+      for (Thread thread : threads) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+      return done.get() / ((System.nanoTime() - start) / 1e9);
+    }
+  }
+
+  /** Heap bytes allocated so far by every live thread. */
+  private static long allocatedBytes() {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long total = 0;
+    for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+      total += Math.max(0, bytes);
+    }
+    return total;
+  }
+
+  private static void print(String model, String contender, int batch, int round,
+      double rowsPerSecond, double bytesPerRow) {
+    System.out.printf(Locale.ROOT, "{\"model\": \"%s\", \"contender\": \"%s\", \"batch\": %d,"
+        + " \"round\": %d, \"rows_per_s\": %.1f, \"alloc_bytes_per_row\": %.1f}%n", model,
+        contender, batch, round, rowsPerSecond, bytesPerRow);
+  }
+}
