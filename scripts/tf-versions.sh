@@ -71,7 +71,7 @@ say() { printf '%s\n' "$*"; }
 declare -A REASONS=(
   [SavedModelTest.ManifestComesFromTheLinkedTensorFlow]="by design: the models' manifest records TensorFlow $TFJNI_TF_VERSION (Python), the test binary loaded another version"
   [ManifestCasesTest.manifestComesFromTheLoadedTensorFlow]="by design: the models' manifest records TensorFlow $TFJNI_TF_VERSION (Python), the JVM loaded another version"
-  [RunnerTest.DigitsCases]="TensorFlow difference: the digits CNN's smallest probability (~6e-10) moves by more than the C++ check's 1e-6 relative (~1e-15 absolute; Java's 1e-6 absolute + relative passes)"
+  [RunnerTest.DigitsCases]="TensorFlow difference: a ~6e-10 probability of the digits CNN moves by more than the C++ check's 1e-6 relative (~1e-15 absolute; Java's 1e-6 absolute + relative passes)"
   [RunnerTest.ConcurrentRunsGiveTheSerialResults]="TensorFlow difference: the same digits output as RunnerTest.DigitsCases, compared the same way"
   [EagerTest.InvalidDtypeCodeInAnAttrIsInvalidArgument]="TensorFlow difference: dtype code 31, invalid up to 2.19, is DT_INT2 from 2.20 on, so Cast to it is UNIMPLEMENTED instead of an invalid DataType"
 )
@@ -241,7 +241,7 @@ for minor in "${minors[@]}"; do
   if [[ "$minor" == "$REFERENCE_MINOR" ]]; then
     version="$TFJNI_TF_VERSION"
     tf_dir="$REFERENCE_DIR"
-    source_note="venv (reference)"
+    source_note="the venv's: the reference"
   else
     version=$(resolve_version "$minor")
     if [[ -z "$version" ]]; then
