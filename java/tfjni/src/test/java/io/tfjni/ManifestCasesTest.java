@@ -47,6 +47,17 @@ class ManifestCasesTest {
     return testCase.path("model").asText().equals("counter");
   }
 
+  /**
+   * The expected outputs were computed by the TensorFlow this JVM loaded (the C++ core checks the
+   * same): run against another version, this fails first and says which one was loaded
+   * (scripts/tf-versions.sh does so on purpose).
+   */
+  @Test
+  void manifestComesFromTheLoadedTensorFlow() {
+    assertEquals(TestModels.manifest().path("tensorflow_version").asText(), TensorFlow.version(),
+        "the test models' TensorFlow vs the loaded " + TensorFlow.libraryPath());
+  }
+
   @Test
   void manifestCoversEveryKindOfCase() {
     List<JsonNode> cases = TestModels.cases();
