@@ -32,8 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * with the tfjni method's name and "_". The table and the JSON must match exactly, and every
  * public op method must have a case.
  *
- * <p>Integers, booleans and strings must match bit for bit; floating-point results within
- * {@link TestModels#FLOAT_TOLERANCE} (absolute plus relative). Each case runs in its own
+ * <p>The generator marks each case {@code "compare": "exact"} (bit for bit) or {@code "tolerant"}
+ * (floating-point results within {@link TestModels#FLOAT_TOLERANCE}, absolute plus relative;
+ * integers, booleans and strings still exactly), with the reason in {@code "why"}. Each case runs in its own
  * manager; after the op only its outputs may be live (no temporary left open), and after close
  * nothing.
  */
@@ -154,10 +155,30 @@ class EagerOpsTest {
       for (int i = 0; i < outputs.length; i++) {
         assertSame(m, outputs[i], name);
         try (Tensor actual = outputs[i].toTensor()) {
-          TestModels.assertTensor(expected.get(i), actual, false, name + " output " + i);
+          TestModels.assertTensor(expected.get(i), actual, exact(c), name + " output " + i);
         }
       }
     }
+  }
+
+  /** The generator's marking; a case without one fails rather than defaulting either way. */
+  private static boolean exact(JsonNode c) {
+    String compare = c.path("compare").asText();
+    if (!compare.equals("exact") && !compare.equals("tolerant")) {
+      fail(c.path("name").asText() + ": \"compare\" must be \"exact\" or \"tolerant\", is '"
+          + compare + "' (scripts/generate_eager_cases.py)");
+    }
+    if (c.path("why").asText().isBlank()) {
+      fail(c.path("name").asText() + ": no \"why\" for comparing " + compare);
+    }
+    return compare.equals("exact");
+  }
+
+  @Test
+  void mostCasesAreExact() {
+    long tolerant = cases().stream().filter(c -> !exact(c)).count();
+    assertTrue(tolerant * 20 < cases().size(),
+        tolerant + " of " + cases().size() + " cases are compared with a tolerance");
   }
 
   private static void assertSame(NDManager m, NDArray output, String name) {

@@ -204,6 +204,8 @@ class LibraryLoadingTest {
     assertTrue(output.contains("libtensorflow_framework.so.2"), output);
     assertTrue(output.contains(empty.toString()), output);
     assertTrue(output.contains("system property tfjni.tensorflow.dir"), output);
+    assertTrue(outcome.output().contains("thrown=java.lang.UnsatisfiedLinkError"),
+        outcome.output());
   }
 
   @Test
@@ -306,6 +308,8 @@ class LibraryLoadingTest {
     assertTrue(output.contains("error=tfjni: the libtensorflow loaded from " + stub), output);
     assertTrue(output.contains("lacks " + missing + ","), output);
     assertTrue(output.contains("system property tfjni.tensorflow.dir"), output);
+    assertTrue(outcome.output().contains("thrown=java.lang.UnsatisfiedLinkError"),
+        outcome.output());
   }
 
   @Test
@@ -324,5 +328,7 @@ class LibraryLoadingTest {
     assertEquals(3, outcome.exitCode(), outcome.output());
     assertTrue(outcome.output().contains("libtfjni.so"), outcome.output());
     assertTrue(outcome.output().contains(empty.toString()), outcome.output());
+    assertTrue(outcome.output().contains("thrown=java.lang.UnsatisfiedLinkError"),
+        outcome.output());
   }
 }

@@ -22,6 +22,7 @@ public final class LoadProbe {
         System.out.println("sum=" + sum[0] + "," + sum[1]);
       }
     } catch (UnsatisfiedLinkError e) {
+      System.out.println("thrown=" + e.getClass().getName());
       System.out.println("error=" + e.getMessage());
       System.exit(3);
     }

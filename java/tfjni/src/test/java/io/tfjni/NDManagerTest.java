@@ -161,12 +161,20 @@ class NDManagerTest {
     try {
       closesArray.start();
       while (!x.isClosed()) {
-        Thread.sleep(1);
+        Thread.onSpinWait();
       }
       closesManager.start();
-      closesManager.join(300);
+      // The closer either ends (the bug: it did not wait for x) or waits in NDManager.close
+      // itself; its state and stack say which, without a clock.
+      Thread.State state;
+      do {
+        Thread.onSpinWait();
+        state = closesManager.getState();
+      } while (state != Thread.State.TERMINATED
+          && !(state == Thread.State.WAITING && waitsIn(closesManager, "close")));
       // x is closed but not yet freed: the manager must not release the context under it.
-      assertTrue(closesManager.isAlive(), "the manager's close returned before x was freed");
+      assertEquals(Thread.State.WAITING, state,
+          "the manager's close returned before x was freed");
       assertEquals(contextsBefore + 1, TensorFlow.liveObjects().eagerContexts());
     } finally {
       x.release();
@@ -175,6 +183,17 @@ class NDManagerTest {
     closesManager.join(10_000);
     assertFalse(closesManager.isAlive());
     assertEquals(contextsBefore, TensorFlow.liveObjects().eagerContexts());
+  }
+
+  /** True if the innermost io.tfjni frame of {@code thread}'s stack is NDManager.{@code method}. */
+  private static boolean waitsIn(Thread thread, String method) {
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      if (frame.getClassName().startsWith("io.tfjni.")) {
+        return frame.getClassName().equals(NDManager.class.getName())
+            && frame.getMethodName().equals(method);
+      }
+    }
+    return false;
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -17,16 +18,32 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * 16 threads at once run predictors and the map API, run eager ops, and create and close tensors
  * and managers, while the main thread closes the model mid-flight. Every completed result must be
- * right (arithmetic), runs after the close must be rejected with IllegalStateException, nothing
- * else may be thrown, and no native object may remain.
+ * right (arithmetic), runs after the close must be rejected with IllegalStateException saying the
+ * model or predictor is closed (none may come before the close starts), nothing else may be
+ * thrown, and no native object may remain.
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class StressTest {
   private static final int THREADS = 16;
   private static final long EAGER_MILLIS = 1500;
+  /** What a run rejected by the model's close says; set just before the close starts. */
+  private static final Set<String> CLOSED_MESSAGES = Set.of("SavedModel is closed",
+      "Predictor is closed");
+  private static volatile boolean closing;
+
+  /** Asserts that {@code e} is the close's rejection, not another failure of a run. */
+  private static void rejectedByTheClose(IllegalStateException e) {
+    if (!closing) {
+      throw new AssertionError("IllegalStateException before the model was closed", e);
+    }
+    if (!CLOSED_MESSAGES.contains(e.getMessage()) || e.getCause() != null) {
+      throw new AssertionError("not the close's rejection: " + e, e);
+    }
+  }
 
   @Test
   void sixteenThreadsWhileTheModelIsClosedMidFlight() throws Exception {
+    closing = false;
     SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
     Predictor scale = model.predictor("scale");
     AtomicIntegerArray completed = new AtomicIntegerArray(THREADS);
@@ -52,6 +69,7 @@ class StressTest {
       thread.start();
     }
     assertTrue(warmedUp.await(60, TimeUnit.SECONDS), "threads did not get going");
+    closing = true;
     model.close();
     for (Thread thread : threads) {
       thread.join(TimeUnit.SECONDS.toMillis(60));
@@ -81,6 +99,7 @@ class StressTest {
         try (Tensor input = Tensor.of(x, 1, 3)) {
           scale.run(input, result);
         } catch (IllegalStateException closed) {
+          rejectedByTheClose(closed);
           return;
         }
         assertArrayEquals(new float[] {2 * x[0], 2 * x[1], 2 * x[2]},
@@ -100,6 +119,7 @@ class StressTest {
           RunResult result = model.run("add", Map.of("a", a, "b", b))) {
         assertArrayEquals(new float[] {id + 0.5f, 0}, result.get("sum").toFloatArray());
       } catch (IllegalStateException closed) {
+        rejectedByTheClose(closed);
         return;
       }
       progress(id, completed, warmedUp);
@@ -132,6 +152,7 @@ class StressTest {
           float total = scope.from(result.get("scaled")).sum().toFloatArray()[0];
           assertEquals(2 * (x[0] + x[1] + x[2]), total, 1e-5f);
         } catch (IllegalStateException closed) {
+          rejectedByTheClose(closed);
           return;
         }
         progress(id, completed, warmedUp);

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.PhantomReference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -330,31 +331,47 @@ class TensorTest {
 
   @Test
   void aWrappedBufferStaysAliveWhileTheTensorDoes() throws InterruptedException {
-    Tensor x = wrapFreshBuffer(4096);
-    try {
-      // Nothing in Java refers to the buffer any more: the tensor must keep it alive.
-      for (int i = 0; i < 5; i++) {
-        System.gc();
-        Thread.sleep(20);
-        ByteBuffer garbage = ByteBuffer.allocateDirect(4 * 4096);
-        garbage.put(0, (byte) 1);
-      }
+    // Reachability is observed with phantom references, not by reading memory that may have been
+    // freed: a canary buffer that nothing keeps shows that a collection has run, and the wrapped
+    // buffer must not have gone with it. After close it must go: the tensor let it go.
+    ReferenceQueue<ByteBuffer> queue = new ReferenceQueue<>();
+    Wrapped wrapped = wrapFreshBuffer(4096, queue);
+    PhantomReference<ByteBuffer> canary = new PhantomReference<>(
+        ByteBuffer.allocateDirect(64), queue);
+    try (Tensor x = wrapped.tensor()) {
+      // Nothing in Java refers to either buffer any more: only the tensor keeps one alive.
+      awaitCleared(canary, queue);
+      // A collection clears every phantom reference to what it found unreachable at once.
+      assertFalse(wrapped.buffer().refersTo(null),
+          "the wrapped buffer was collected while its tensor was open");
       long[] values = x.toLongArray();
       for (int i = 0; i < values.length; i++) {
         assertEquals(i * 31L, values[i], "element " + i);
       }
-    } finally {
-      x.close();
     }
+    awaitCleared(wrapped.buffer(), queue);  // hangs, rather than passes, if close kept it
   }
 
-  private static Tensor wrapFreshBuffer(int elements) {
+  /** A tensor over a fresh buffer, and a phantom reference to that buffer. */
+  private record Wrapped(Tensor tensor, PhantomReference<ByteBuffer> buffer) {}
+
+  private static Wrapped wrapFreshBuffer(int elements, ReferenceQueue<ByteBuffer> queue) {
     ByteBuffer data = Tensor.allocateAlignedBuffer(elements * 8);
     for (int i = 0; i < elements; i++) {
       data.putLong(i * 8, i * 31L);
     }
     assertTrue(Tensor.isZeroCopyCandidate(data));
-    return Tensor.of(DataType.INT64, data, elements);
+    return new Wrapped(Tensor.of(DataType.INT64, data, elements),
+        new PhantomReference<>(data, queue));
+  }
+
+  /** Collects until {@code ref}'s referent is found unreachable. */
+  private static void awaitCleared(PhantomReference<ByteBuffer> ref,
+      ReferenceQueue<ByteBuffer> queue) throws InterruptedException {
+    while (!ref.refersTo(null)) {
+      System.gc();
+      queue.remove(100);  // lets reference processing run; the loop condition decides
+    }
   }
 
   @Test
@@ -630,11 +647,5 @@ class TensorTest {
       }
       assertArrayEquals(new float[] {1, 2, 3}, x.toFloatArray(), "inputs are not changed");
     }
-  }
-
-  @Test
-  void modelsDirIsTheConfiguredOne() {
-    Path dir = TestModels.dir();
-    assertEquals(Path.of(System.getProperty(TestModels.MODELS_PROPERTY)).toAbsolutePath(), dir);
   }
 }

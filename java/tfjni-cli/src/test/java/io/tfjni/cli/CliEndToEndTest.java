@@ -15,6 +15,7 @@ import io.tfjni.numpy.Npy;
 import io.tfjni.numpy.NpyArray;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,6 +100,38 @@ class CliEndToEndTest {
     assertEquals(0, python.exitCode(), python.toString());
     assertSameRun(python.out(), work.resolve("py_strings"), ours.out(), outdir,
         List.of("joined.npy", "length.npy", "upper.npy"));
+  }
+
+  /**
+   * String outputs, which tfjni and saved_model_cli both save as pickled object arrays, are
+   * inputs again: tfjni's own joined.npy and saved_model_cli's upper.npy through "transform".
+   */
+  @Test
+  @Order(Order.DEFAULT + 3)
+  void stringOutputsFeedBackAsInputs() {
+    String[] input = {"tf", "", "j", "long string ".repeat(30), "ni"};
+    Path outdir = work.resolve("tfjni_again");
+    Outcome again = CliTestSupport.tfjni("run", "--dir", model("strings"),
+        "--signature_def", "transform", "--inputs",
+        "s=" + work.resolve("tfjni_strings").resolve("joined.npy"), "--outdir",
+        outdir.toString());
+    assertEquals(0, again.exitCode(), again.toString());
+    byte[][] joined = readNpy(outdir.resolve("joined.npy")).strings();
+    assertEquals(input.length, joined.length);
+    for (int i = 0; i < input.length; i++) {
+      assertEquals(input[i] + "_suffix_suffix", new String(joined[i], StandardCharsets.UTF_8));
+    }
+    Path fromPython = work.resolve("tfjni_from_python");
+    Outcome upper = CliTestSupport.tfjni("run", "--dir", model("strings"),
+        "--signature_def", "transform", "--inputs",
+        "s=" + work.resolve("py_strings").resolve("upper.npy"), "--outdir",
+        fromPython.toString());
+    assertEquals(0, upper.exitCode(), upper.toString());
+    byte[][] joinedUpper = readNpy(fromPython.resolve("joined.npy")).strings();
+    for (int i = 0; i < input.length; i++) {
+      assertEquals(input[i].toUpperCase(java.util.Locale.ROOT) + "_suffix",
+          new String(joinedUpper[i], StandardCharsets.UTF_8));
+    }
   }
 
   @Test

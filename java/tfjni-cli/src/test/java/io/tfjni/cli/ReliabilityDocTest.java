@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
- * Every row of the bad-input table in docs/RELIABILITY.md names a test that exists. It runs in the
- * top module, whose test class path holds every module's tests.
+ * Every row of the bad-input table in docs/RELIABILITY.md names a test that exists, and that test
+ * asserts the exception the row documents. It runs in the top module, whose test class path holds
+ * every module's tests; the assertions are read from the tests' sources in this checkout.
  */
 class ReliabilityDocTest {
   private static final Pattern ROW = Pattern.compile("^\\| (\\d+) \\|.*\\| `(\\w+)#(\\w+)` \\|$");
@@ -41,9 +42,61 @@ class ReliabilityDocTest {
     return fail("no test class " + simpleName);
   }
 
+  /** The row's exception column: each type it documents ("no exception" documents none). */
+  static List<String> documentedTypes(String line) {
+    String[] cells = line.split("\\|");
+    String column = cells[3].trim();
+    List<String> types = new ArrayList<>();
+    Matcher type = Pattern.compile("`(?:[\\w.]+\\.)?(\\w+)`").matcher(column);
+    while (type.find()) {
+      types.add(type.group(1));
+    }
+    assertTrue(!types.isEmpty() || column.equals("no exception"),
+        "the exception column names no `Type` and is not 'no exception': " + line);
+    return types;
+  }
+
+  /** The row's TensorFlow codes (e.g. INVALID_ARGUMENT), if it documents any. */
+  static List<String> documentedCodes(String line) {
+    List<String> codes = new ArrayList<>();
+    Matcher code = Pattern.compile("\\b[A-Z][A-Z_]{3,}\\b").matcher(line.split("\\|")[4]);
+    while (code.find()) {
+      codes.add(code.group());
+    }
+    return codes;
+  }
+
+  /**
+   * The named test's source (its body and the bodies of its own class's methods it calls, one
+   * level deep, such as assertTensorFlowError) must name every exception type the row documents,
+   * as {@code Type.class} or, for a child JVM's error, by name, and every TensorFlow code.
+   */
+  private static void checkTheDocumentedException(String line, String testClass, String method,
+      List<String> problems) throws IOException {
+    String source = TestSources.read(testClass);
+    String checked = TestSources.bodyWithHelpers(source, method);
+    String row = line.substring(0, line.indexOf('|', 2) + 1);
+    for (String type : documentedTypes(line)) {
+      boolean asserted = checked.contains(type + ".class")
+          || (type.equals("UnsatisfiedLinkError") && checked.contains(type));
+      if (!asserted) {
+        problems.add("row " + row + " " + testClass + "#" + method + " does not assert " + type);
+      }
+    }
+    if (documentedTypes(line).contains("TensorFlowException")) {
+      for (String code : documentedCodes(line)) {
+        if (!checked.contains(code)) {
+          problems.add("row " + row + " " + testClass + "#" + method + " does not check the"
+              + " code " + code);
+        }
+      }
+    }
+  }
+
   @Test
   void everyBadInputRowNamesAnExistingTest() throws IOException {
     List<String> rows = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     int expectedNumber = 1;
     boolean inTable = false;
     for (String line : Files.readAllLines(doc())) {
@@ -69,8 +122,11 @@ class ReliabilityDocTest {
         }
       }
       assertTrue(found, row.group(2) + "#" + row.group(3) + " is not a test: " + line);
+      checkTheDocumentedException(line, row.group(2), row.group(3), problems);
       rows.add(line);
     }
     assertTrue(rows.size() >= 30, "the table should have at least 30 rows, has " + rows.size());
+    assertTrue(problems.isEmpty(), "tests that do not assert what their row documents:\n"
+        + String.join("\n", problems));
   }
 }

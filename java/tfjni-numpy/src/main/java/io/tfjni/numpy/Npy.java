@@ -20,13 +20,14 @@ import java.util.Map;
 /**
  * Reads NumPy .npy files: every numeric dtype and bool (any byte order, C or Fortran order), byte
  * strings ({@code S}), unicode strings ({@code U}, stored as UTF-8 in the tensor) and raw void
- * data ({@code V}, e.g. bfloat16). Object arrays ({@code O}) are pickles and are refused. Writing
+ * data ({@code V}, e.g. bfloat16). Object arrays ({@code O}) are pickles: only the pickle of an
+ * array of {@code bytes} or {@code str} objects is read (see {@link ObjectArrayPickle}). Writing
  * is {@link NpyWriter}; .npz archives are {@link Npz}.
  */
 public final class Npy {
   static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
   /** Arrays are read into a Java byte array. */
-  private static final long MAX_BYTES = Integer.MAX_VALUE - 64;
+  static final long MAX_BYTES = Integer.MAX_VALUE - 64;
 
   private Npy() {}
 
@@ -113,10 +114,15 @@ public final class Npy {
     int size = kind == 'O' ? 0 : itemSize(code.substring(1), descr, name);
     long count = Tensor.elementCount(shape);
     switch (kind) {
-      case 'O':
-        throw unsupported(name, "it holds Python objects (dtype 'O'), which NumPy saves as a"
-            + " pickle; tfjni does not read pickles: save strings as fixed-width bytes or"
-            + " unicode, e.g. np.save(f, a.astype('S')) or a.astype('U')");
+      case 'O': {
+        // NumPy pickles object arrays; only an array of bytes or str objects is read.
+        ObjectArrayPickle.Result pickled = ObjectArrayPickle.read(in, name);
+        if (!Arrays.equals(pickled.shape(), shape)) {
+          throw malformed(name, "the header's shape " + Arrays.toString(shape)
+              + " is not the pickled array's " + Arrays.toString(pickled.shape()));
+        }
+        return NpyArray.ofStrings(descr, shape, pickled.elements());
+      }
       case 'S':
       case 'a':
       case 'U': {
