@@ -248,11 +248,13 @@ std::string printable(std::string_view s) {
 }
 
 template <typename T>
-bool floats_close(T a, T b) {
-  if (a == b) return true;
-  if (std::isnan(a) && std::isnan(b)) return true;
-  if (!std::isfinite(a) || !std::isfinite(b)) return false;
-  return std::fabs(a - b) <= static_cast<T>(1e-6) * std::max(std::fabs(a), std::fabs(b));
+bool floats_close(T actual, T expected) {
+  if (actual == expected) return true;
+  if (std::isnan(actual) && std::isnan(expected)) return true;
+  if (!std::isfinite(actual) || !std::isfinite(expected)) return false;
+  // 1e-6 absolute plus relative, as the Java suite's TestModels compares.
+  const T tolerance = static_cast<T>(1e-6);
+  return std::fabs(actual - expected) <= tolerance + tolerance * std::fabs(expected);
 }
 
 template <typename T>
@@ -267,7 +269,7 @@ template <typename T>
       return ::testing::AssertionFailure()
              << "element " << i << ": got " << std::setprecision(17) << a << " (" << hex(&a, sizeof a)
              << "), expected " << e << " (" << hex(&e, sizeof e) << ")"
-             << (floats == FloatMatch::kExact ? " [bit-exact]" : " [1e-6 relative]");
+             << (floats == FloatMatch::kExact ? " [bit-exact]" : " [1e-6 absolute + relative]");
     }
   }
   return ::testing::AssertionSuccess();

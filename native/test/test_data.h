@@ -57,7 +57,7 @@ Json tensor_to_json(const Tensor& tensor);
 
 enum class FloatMatch {
   kExact,     // bit-exact (identity, reverse, ...)
-  kTolerant,  // float32/float64 within 1e-6 relative (results of computation)
+  kTolerant,  // float32/float64 within 1e-6 absolute + relative (results of computation)
 };
 // Same dtype, shape and values as the TENSOR json. Integers, bool, strings,
 // 16-bit floats and complex are always compared bit for bit.
