@@ -106,8 +106,14 @@ class CliErrorsTest {
   void unknownMissingOrRepeatedInputs() {
     assertError(List.of("'c' is not an input of signature 'add'", "its inputs are 'a', 'b'"),
         "run", "--dir", multi, "--signature_def", "add", "--input_exprs", "a=[1];b=[2];c=[3]");
-    assertError(List.of("no value for input 'b' of signature 'add'"), "run", "--dir", multi,
-        "--signature_def", "add", "--input_exprs", "a=[1]");
+    assertError(List.of("no value for input 'b' of signature 'add'", "its inputs are 'a', 'b'"),
+        "run", "--dir", multi, "--signature_def", "add", "--input_exprs", "a=[1]");
+    // half_plus_two: TensorFlow's own error would name the placeholder tf_example behind x.
+    String halfPlusTwo = TestModels.dir().resolve("half_plus_two").toString();
+    String line = assertError(List.of("no value for input 'x' of signature 'plus_offset'",
+        "its inputs are 'offset', 'x'"), "run", "--dir", halfPlusTwo, "--signature_def",
+        "plus_offset", "--input_exprs", "offset=1.5");
+    assertFalse(line.contains("tf_example"), line);
     assertError(List.of("give the inputs of signature 'add'"), "run", "--dir", multi,
         "--signature_def", "add");
     assertError(List.of("input 'a' is given more than once"), "run", "--dir", multi,
