@@ -70,6 +70,18 @@ public class TfjniNDArray implements NDArray {
     return manager.wrap(result);
   }
 
+  /** A native result as an array of another manager (e.g. get(manager, index)). */
+  static TfjniNDArray wrapIn(NDManager target, io.tfjni.NDArray result) {
+    return ((TfjniNDManager) target).wrap(result);
+  }
+
+  /** INT64 for sums and products of integers and booleans (as DJL's engines give). */
+  private boolean widensToInt64() {
+    DataType t = getDataType();
+    return t == DataType.BOOLEAN || t == DataType.INT8 || t == DataType.UINT8
+        || t == DataType.INT16 || t == DataType.UINT16 || t == DataType.INT32;
+  }
+
   io.tfjni.DataType tfType() {
     return DataTypes.toTf(getDataType());
   }
@@ -352,7 +364,8 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public boolean contentEquals(Number number) {
-    if (number == null) {
+    if (number == null || getDataType() == DataType.BOOLEAN
+        || getDataType() == DataType.STRING) {
       return false;
     }
     try (io.tfjni.NDArray n = scalar(number);
@@ -862,7 +875,7 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray boolAsInt(String opName, int[] axes, boolean keepDims) {
-    if (getDataType() == DataType.BOOLEAN) {
+    if (widensToInt64()) {
       try (NDArray asInt = toType(DataType.INT64, false)) {
         return ((TfjniNDArray) asInt).reduce(opName, axes, keepDims);
       }
@@ -909,6 +922,11 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cumSum(int axis) {
+    if (widensToInt64()) {
+      try (NDArray wide = toType(DataType.INT64, false)) {
+        return wide.cumSum(axis);
+      }
+    }
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
       return wrap(op("Cumsum").addInput(value).addInput(ax).build());
     }
@@ -916,6 +934,15 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cumProd(int axis) {
+    if (widensToInt64()) {
+      try (NDArray wide = toType(DataType.INT64, false)) {
+        return wide.cumProd(axis, DataType.INT64);
+      }
+    }
+    return cumProdOwnType(axis);
+  }
+
+  private NDArray cumProdOwnType(int axis) {
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
       return wrap(op("Cumprod").addInput(value).addInput(ax).build());
     }
@@ -923,11 +950,11 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cumProd(int axis, DataType type) {
+    if (type == getDataType()) {
+      return cumProdOwnType(axis);
+    }
     try (NDArray cast = toType(type, false)) {
-      if (cast == this) {
-        return cumProd(axis);
-      }
-      return cast.cumProd(axis);
+      return ((TfjniNDArray) cast).cumProdOwnType(axis);
     }
   }
 
@@ -958,6 +985,9 @@ public class TfjniNDArray implements NDArray {
   private NDArray arg(String opName, int axis) {
     if (isEmpty()) {
       throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
+    }
+    if (isScalar()) {
+      return wrap(tf().scalar(0L));
     }
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
       return wrap(op(opName).addInput(value).addInput(ax)
@@ -1000,11 +1030,19 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray sort(int axis) {
+    if (isScalar() || isEmpty()) {
+      return duplicate();
+    }
     return wrap(value.sort(normAxis(axis), false));
   }
 
   @Override
   public NDArray argSort(int axis, boolean ascending) {
+    if (isScalar() || isEmpty()) {
+      try (NDArray zeros = manager.zeros(getShape(), DataType.INT64)) {
+        return zeros.duplicate();
+      }
+    }
     try (io.tfjni.NDArray idx = value.argSort(normAxis(axis), !ascending)) {
       return wrap(idx.cast(io.tfjni.DataType.INT64));
     }
@@ -1012,11 +1050,17 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray softmax(int axis) {
+    if (isScalar()) {
+      return manager.ones(getShape(), getDataType());
+    }
     return wrap(value.softmax(axis));
   }
 
   @Override
   public NDArray logSoftmax(int axis) {
+    if (isScalar()) {
+      return manager.zeros(getShape(), getDataType());
+    }
     return wrap(value.logSoftmax(axis));
   }
 
@@ -1115,7 +1159,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray squeeze(int[] axes) {
-    if (axes.length == 0) {
+    if (axes.length == 0 || isScalar()) {
       return duplicate();
     }
     long[] dims = getShape().getShape();
@@ -1199,7 +1243,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray tile(long repeats) {
-    long[] multiples = new long[rank()];
+    long[] multiples = new long[Math.max(rank(), 1)];
     Arrays.fill(multiples, repeats);
     return tile(multiples);
   }
@@ -1295,11 +1339,13 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray repeat(Shape desiredShape) {
+    // Aligned to the last axes, as broadcasting.
     long[] target = desiredShape.getShape();
     long[] dims = getShape().getShape();
     long[] repeats = new long[dims.length];
+    int offset = dims.length - target.length;
     for (int i = 0; i < dims.length; i++) {
-      repeats[i] = target[i] / dims[i];
+      repeats[i] = i < offset ? 1 : target[i - offset] / dims[i];
     }
     return repeat(repeats);
   }
@@ -1419,16 +1465,28 @@ public class TfjniNDArray implements NDArray {
 
   // ---- indexing ------------------------------------------------------------------------------
 
+  /** Indices as TensorFlow takes them (INT32/INT64); the caller closes a returned cast. */
+  io.tfjni.NDArray indexCast(NDArray index) {
+    io.tfjni.NDArray i = tfOf(index);
+    io.tfjni.DataType t = i.dataType();
+    return t == io.tfjni.DataType.INT32 || t == io.tfjni.DataType.INT64 ? null
+        : i.cast(io.tfjni.DataType.INT64);
+  }
+
   @Override
   public NDArray gather(NDArray index, int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("GatherV2").addInput(value).addInput(tfOf(index)).addInput(ax).build());
+    try (io.tfjni.NDArray ax = tf().scalar(axis); io.tfjni.NDArray cast = indexCast(index)) {
+      return wrap(op("GatherV2").addInput(value).addInput(cast == null ? tfOf(index) : cast)
+          .addInput(ax).build());
     }
   }
 
   @Override
   public NDArray gatherNd(NDArray index) {
-    return wrap(op("GatherNd").addInput(value).addInput(tfOf(index)).build());
+    try (io.tfjni.NDArray cast = indexCast(index)) {
+      return wrap(op("GatherNd").addInput(value).addInput(cast == null ? tfOf(index) : cast)
+          .build());
+    }
   }
 
   @Override
@@ -1463,6 +1521,11 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray booleanMask(NDArray index, int axis) {
+    if (index.getShape().dimension() == 0) {
+      try (NDArray mask = index.reshape(1); NDArray expanded = expandDims(0)) {
+        return expanded.booleanMask(mask, axis);
+      }
+    }
     if (axis != 0) {
       throw new UnsupportedOperationException("booleanMask: only axis 0 is implemented");
     }
@@ -1483,6 +1546,11 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray nonzero() {
+    if (isScalar()) {
+      try (NDArray vector = reshape(new Shape(1))) {
+        return vector.nonzero();
+      }
+    }
     try (io.tfjni.NDArray b = asBool(value)) {
       return wrap(op("Where").addInput(b == null ? value : b).build());
     }

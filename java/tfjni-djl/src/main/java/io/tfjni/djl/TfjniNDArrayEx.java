@@ -348,18 +348,20 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArrayIndexer getIndexer(NDManager manager) {
-    return new TfjniNDArrayIndexer();
+    return new TfjniNDArrayIndexer(manager);
   }
 
   @Override
-  public NDArray where(NDArray whereTrue, NDArray whereFalse) {
-    // This array is the condition (NDArrays.where(condition, x, y)).
-    TfjniNDArray x = (TfjniNDArray) array.getManager().from(whereTrue);
-    TfjniNDArray y = (TfjniNDArray) array.getManager().from(whereFalse);
-    try (io.tfjni.NDArray c = array.tfArray().dataType() == io.tfjni.DataType.BOOL ? null
-        : array.tfArray().cast(io.tfjni.DataType.BOOL)) {
-      return array.wrap(array.op("SelectV2").addInput(c == null ? array.tfArray() : c)
-          .addInput(x.tfArray()).addInput(y.tfArray()).build());
+  public NDArray where(NDArray condition, NDArray other) {
+    // NDArrays.where(condition, x, y) calls x.getNDArrayInternal().where(condition, y).
+    io.tfjni.NDArray cond = array.tfOf(condition);
+    io.tfjni.NDArray y = array.tfOf(other);
+    try (io.tfjni.NDArray c = cond.dataType() == io.tfjni.DataType.BOOL ? null
+        : cond.cast(io.tfjni.DataType.BOOL);
+        io.tfjni.NDArray yc = y.dataType() == array.tfArray().dataType() ? null
+            : y.cast(array.tfArray().dataType())) {
+      return array.wrap(array.op("SelectV2").addInput(c == null ? cond : c)
+          .addInput(array.tfArray()).addInput(yc == null ? y : yc).build());
     }
   }
 
@@ -375,6 +377,18 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArray concat(NDList arrays, int axis) {
+    if (array.getShape().dimension() == 0) {
+      // DJL concatenates scalars into a vector.
+      NDList vectors = new NDList(arrays.size());
+      try (NDArray first = array.reshape(1)) {
+        for (NDArray a : arrays) {
+          vectors.add(a.reshape(1));
+        }
+        return first.getNDArrayInternal().concat(vectors, axis);
+      } finally {
+        vectors.close();
+      }
+    }
     io.tfjni.NDArray[] values = new io.tfjni.NDArray[arrays.size() + 1];
     values[0] = array.tfArray();
     for (int i = 0; i < arrays.size(); i++) {

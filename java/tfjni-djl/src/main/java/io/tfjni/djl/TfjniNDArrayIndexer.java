@@ -1,16 +1,23 @@
 package io.tfjni.djl;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDArrayIndexer;
 import ai.djl.ndarray.index.full.NDIndexFullPick;
 import ai.djl.ndarray.index.full.NDIndexFullSlice;
 import ai.djl.ndarray.index.full.NDIndexFullTake;
-import ai.djl.ndarray.types.DataType;
-import ai.djl.ndarray.types.Shape;
 import java.util.stream.IntStream;
 
-/** get/set by DJL's NDIndex: StridedSlice, TensorStridedSliceUpdate and GatherV2. */
+/**
+ * get/set by DJL's NDIndex: StridedSlice (+ Squeeze), GatherV2 and TensorStridedSliceUpdate. A
+ * get's result belongs to the manager the indexer was made for; its temporaries are native only.
+ */
 final class TfjniNDArrayIndexer extends NDArrayIndexer {
+  private final NDManager target;
+
+  TfjniNDArrayIndexer(NDManager target) {
+    this.target = target;
+  }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullPick fullPick) {
@@ -18,38 +25,50 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
     TfjniNDArray a = (TfjniNDArray) array;
     int rank = a.getShape().dimension();
     int axis = fullPick.getAxis() < 0 ? fullPick.getAxis() + rank : fullPick.getAxis();
+    NDArray indices = fullPick.getIndices();
+    if (indices.getShape().dimension() != rank) {
+      throw new UnsupportedOperationException("pick: indices must have the array's rank "
+          + rank);
+    }
     int[] perm = IntStream.range(0, rank).toArray();
     perm[axis] = rank - 1;
     perm[rank - 1] = axis;
-    NDArray indices = fullPick.getIndices();
-    if (indices.getShape().dimension() != rank) {
-      throw new UnsupportedOperationException("pick: indices of rank " + rank + " only");
-    }
-    try (NDArray at = a.transpose(perm); NDArray it = indices.transpose(perm);
-        NDArray it64 = it.toType(DataType.INT64, false);
-        io.tfjni.NDArray ax = a.tf().scalar(rank - 1)) {
-      TfjniNDArray t = (TfjniNDArray) at;
-      try (NDArray picked = t.wrap(t.op("GatherV2").addInput(t.tfArray())
-          .addInput(t.tfOf(it64)).addInput(ax).setAttr("batch_dims", rank - 1).build())) {
-        return picked.transpose(perm);
-      }
+    try (io.tfjni.NDArray at = a.tfArray().transpose(perm);
+        io.tfjni.NDArray it = a.tfOf(indices).transpose(perm);
+        io.tfjni.NDArray it64 = it.cast(io.tfjni.DataType.INT64);
+        io.tfjni.NDArray ax = a.tf().scalar(rank - 1);
+        io.tfjni.NDArray picked = a.op("GatherV2").addInput(at).addInput(it64).addInput(ax)
+            .setAttr("batch_dims", rank - 1).build()) {
+      return TfjniNDArray.wrapIn(target, picked.transpose(perm));
     }
   }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullTake fullTake) {
-    return array.gather(fullTake.getIndices(), fullTake.getAxis());
+    TfjniNDArray a = (TfjniNDArray) array;
+    NDArray index = fullTake.getIndices();
+    try (io.tfjni.NDArray ax = a.tf().scalar(fullTake.getAxis());
+        io.tfjni.NDArray cast = a.indexCast(index)) {
+      return TfjniNDArray.wrapIn(target, a.op("GatherV2").addInput(a.tfArray())
+          .addInput(cast == null ? a.tfOf(index) : cast).addInput(ax).build());
+    }
   }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullSlice fullSlice) {
     TfjniNDArray a = (TfjniNDArray) array;
+    int[] toSqueeze = fullSlice.getToSqueeze();
     try (io.tfjni.NDArray begin = a.longVector(fullSlice.getMin());
         io.tfjni.NDArray end = a.longVector(fullSlice.getMax());
         io.tfjni.NDArray strides = a.longVector(fullSlice.getStep());
-        NDArray sliced = a.wrap(a.op("StridedSlice").addInput(a.tfArray()).addInput(begin)
-            .addInput(end).addInput(strides).build())) {
-      return sliced.reshape(fullSlice.getSqueezedShape());
+        io.tfjni.NDArray sliced = a.op("StridedSlice").addInput(a.tfArray()).addInput(begin)
+            .addInput(end).addInput(strides).build()) {
+      if (toSqueeze == null || toSqueeze.length == 0) {
+        return TfjniNDArray.wrapIn(target, a.op("Identity").addInput(sliced).build());
+      }
+      long[] axes = IntStream.of(toSqueeze).asLongStream().toArray();
+      return TfjniNDArray.wrapIn(target, a.op("Squeeze").addInput(sliced)
+          .setAttr("squeeze_dims", axes).build());
     }
   }
 
@@ -64,14 +83,15 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
 
   /** The value in the slice's (unsqueezed) shape: reshaped if it has its size, else broadcast. */
   private static NDArray fit(NDArray value, NDIndexFullSlice fullSlice) {
-    Shape target = fullSlice.getShape();
-    if (value.getShape().size() == target.size()) {
-      return value.reshape(target);
+    ai.djl.ndarray.types.Shape shape = fullSlice.getShape();
+    if (value.getShape().size() == shape.size()) {
+      return value.reshape(shape);
     }
-    Shape squeezed = fullSlice.getSqueezedShape();
-    Shape broadcastTo = value.getShape().dimension() <= squeezed.dimension() ? squeezed : target;
+    ai.djl.ndarray.types.Shape squeezed = fullSlice.getSqueezedShape();
+    ai.djl.ndarray.types.Shape broadcastTo =
+        value.getShape().dimension() <= squeezed.dimension() ? squeezed : shape;
     try (NDArray b = value.broadcast(broadcastTo)) {
-      return b.reshape(target);
+      return b.reshape(shape);
     }
   }
 

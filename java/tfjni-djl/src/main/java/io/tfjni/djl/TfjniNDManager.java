@@ -223,9 +223,12 @@ public class TfjniNDManager extends BaseNDManager {
       throw new IllegalArgumentException("step must not be 0");
     }
     io.tfjni.DataType type = DataTypes.toTf(dataType);
+    // numpy: the count is ceil((stop - start) / step), the values start + i * step.
+    long count = Math.max(0, (long) Math.ceil((stop - start) / (double) step));
+    if (count == 0) {
+      return zeros(new Shape(0), dataType);
+    }
     if (dataType.isInteger()) {
-      // numpy: the count is ceil((stop - start) / step), the values start + i * step.
-      long count = Math.max(0, (long) Math.ceil((stop - start) / (double) step));
       try (io.tfjni.NDArray index = tf().arange(0, (int) count, 1);
           io.tfjni.NDArray wide = index.cast(io.tfjni.DataType.DOUBLE);
           io.tfjni.NDArray scaled = wide.mul(step); io.tfjni.NDArray shifted = scaled.add(start);
@@ -255,6 +258,9 @@ public class TfjniNDManager extends BaseNDManager {
   public NDArray linspace(float start, float stop, int num, boolean endpoint) {
     if (num < 0) {
       throw new IllegalArgumentException("num must not be negative: " + num);
+    }
+    if (num == 0) {
+      return zeros(new Shape(0), DataType.FLOAT32);
     }
     if (!endpoint) {
       stop = start + (stop - start) * (num - 1) / num;
