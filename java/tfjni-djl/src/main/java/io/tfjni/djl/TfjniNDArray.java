@@ -1473,28 +1473,74 @@ public class TfjniNDArray implements NDArray {
         : i.cast(io.tfjni.DataType.INT64);
   }
 
+  /**
+   * DJL's gather is torch.gather: {@code out[i][j][k] = this[i][index[i][j][k]][k]} for axis 1,
+   * the index of this array's rank and no larger in the other axes. This array is cut to the
+   * index's extent in the other axes, the axis moved last, and GatherV2 run with every leading
+   * axis a batch axis.
+   */
   @Override
   public NDArray gather(NDArray index, int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis); io.tfjni.NDArray cast = indexCast(index)) {
-      return wrap(op("GatherV2").addInput(value).addInput(cast == null ? tfOf(index) : cast)
-          .addInput(ax).build());
+    return wrap(takeAlongAxis(index, axis));
+  }
+
+  io.tfjni.NDArray takeAlongAxis(NDArray index, int axis) {
+    int r = rank();
+    int a = normAxis(axis);
+    long[] dims = getShape().getShape();
+    long[] indexDims = index.getShape().getShape();
+    if (indexDims.length != r) {
+      throw new IllegalArgumentException("gather: the index must have rank " + r + ", got "
+          + index.getShape());
+    }
+    long[] size = dims.clone();
+    for (int d = 0; d < r; d++) {
+      if (d != a) {
+        if (indexDims[d] > dims[d]) {
+          throw new IllegalArgumentException("gather: index " + index.getShape()
+              + " is larger than " + getShape() + " in axis " + d);
+        }
+        size[d] = indexDims[d];
+      }
+    }
+    int[] perm = IntStream.range(0, r).toArray();
+    perm[a] = r - 1;
+    perm[r - 1] = a;
+    try (io.tfjni.NDArray cut = value.slice(new long[r], size);
+        io.tfjni.NDArray moved = cut.transpose(perm);
+        io.tfjni.NDArray cast = indexCast(index);
+        io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm);
+        io.tfjni.NDArray ax = tf().scalar(r - 1);
+        io.tfjni.NDArray taken = op("GatherV2").addInput(moved).addInput(idx).addInput(ax)
+            .setAttr("batch_dims", r - 1).build()) {
+      return taken.transpose(perm);
     }
   }
 
+  /**
+   * DJL's gatherNd (MXNet's gather_nd): the index's first axis holds the coordinates, where
+   * TensorFlow's GatherNd wants them in the last; the index is transposed accordingly.
+   */
   @Override
   public NDArray gatherNd(NDArray index) {
-    try (io.tfjni.NDArray cast = indexCast(index)) {
-      return wrap(op("GatherNd").addInput(value).addInput(cast == null ? tfOf(index) : cast)
-          .build());
+    int r = index.getShape().dimension();
+    int[] perm = new int[r];
+    for (int i = 0; i < r; i++) {
+      perm[i] = (i + 1) % r;
+    }
+    try (io.tfjni.NDArray cast = indexCast(index);
+        io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm)) {
+      return wrap(op("GatherNd").addInput(value).addInput(idx).build());
     }
   }
 
   @Override
   public NDArray take(NDManager target, NDArray index) {
-    try (NDArray flat = flatten()) {
-      NDArray result = flat.gather(index, 0);
-      result.attach(target);
-      return result;
+    // numpy.take: indices into the flattened array; the result has the index's shape.
+    try (io.tfjni.NDArray flat = value.reshape(-1); io.tfjni.NDArray ax = tf().scalar(0);
+        io.tfjni.NDArray cast = indexCast(index)) {
+      return wrapIn(target, op("GatherV2").addInput(flat)
+          .addInput(cast == null ? tfOf(index) : cast).addInput(ax).build());
     }
   }
 

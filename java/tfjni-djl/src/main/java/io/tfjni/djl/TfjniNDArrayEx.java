@@ -37,6 +37,26 @@ final class TfjniNDArrayEx implements NDArrayEx {
     return array;
   }
 
+  /** n - x in one op (not -(x - n), which gives -0 where x == n). */
+  @Override
+  public NDArray rsub(Number n) {
+    try (io.tfjni.NDArray s = array.scalar(n)) {
+      return array.wrap(array.op("Sub").addInput(s).addInput(array.tfArray()).build());
+    }
+  }
+
+  @Override
+  public NDArray rsubi(Number n) {
+    array.intern(rsub(n));
+    return array;
+  }
+
+  @Override
+  public NDArray rsubi(NDArray b) {
+    array.intern(b.sub(array));
+    return array;
+  }
+
   @Override
   public NDArray rmodi(NDArray b) {
     NDArray result = b.mod(array);
@@ -354,7 +374,17 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray where(NDArray condition, NDArray other) {
     // NDArrays.where(condition, x, y) calls x.getNDArrayInternal().where(condition, y).
-    io.tfjni.NDArray cond = array.tfOf(condition);
+    // A condition of lower rank applies to the leading axes (DJL broadcasts it so).
+    int missing = Math.max(array.getShape().dimension(), other.getShape().dimension())
+        - condition.getShape().dimension();
+    NDArray aligned = null;
+    if (missing > 0) {
+      long[] dims = java.util.Arrays.copyOf(condition.getShape().getShape(),
+          condition.getShape().dimension() + missing);
+      java.util.Arrays.fill(dims, condition.getShape().dimension(), dims.length, 1);
+      aligned = condition.reshape(dims);
+    }
+    io.tfjni.NDArray cond = array.tfOf(aligned != null ? aligned : condition);
     io.tfjni.NDArray y = array.tfOf(other);
     try (io.tfjni.NDArray c = cond.dataType() == io.tfjni.DataType.BOOL ? null
         : cond.cast(io.tfjni.DataType.BOOL);
@@ -362,6 +392,10 @@ final class TfjniNDArrayEx implements NDArrayEx {
             : y.cast(array.tfArray().dataType())) {
       return array.wrap(array.op("SelectV2").addInput(c == null ? cond : c)
           .addInput(array.tfArray()).addInput(yc == null ? y : yc).build());
+    } finally {
+      if (aligned != null) {
+        aligned.close();
+      }
     }
   }
 

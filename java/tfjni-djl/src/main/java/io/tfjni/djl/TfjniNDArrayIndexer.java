@@ -19,27 +19,21 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
     this.target = target;
   }
 
+  /** pick is take_along_axis, as DJL's gather. */
   @Override
   public NDArray get(NDArray array, NDIndexFullPick fullPick) {
-    // take_along_axis: move the axis last, gather with every leading axis a batch axis.
     TfjniNDArray a = (TfjniNDArray) array;
-    int rank = a.getShape().dimension();
-    int axis = fullPick.getAxis() < 0 ? fullPick.getAxis() + rank : fullPick.getAxis();
     NDArray indices = fullPick.getIndices();
-    if (indices.getShape().dimension() != rank) {
-      throw new UnsupportedOperationException("pick: indices must have the array's rank "
-          + rank);
+    int missing = a.getShape().dimension() - indices.getShape().dimension();
+    if (missing <= 0) {
+      return TfjniNDArray.wrapIn(target, a.takeAlongAxis(indices, fullPick.getAxis()));
     }
-    int[] perm = IntStream.range(0, rank).toArray();
-    perm[axis] = rank - 1;
-    perm[rank - 1] = axis;
-    try (io.tfjni.NDArray at = a.tfArray().transpose(perm);
-        io.tfjni.NDArray it = a.tfOf(indices).transpose(perm);
-        io.tfjni.NDArray it64 = it.cast(io.tfjni.DataType.INT64);
-        io.tfjni.NDArray ax = a.tf().scalar(rank - 1);
-        io.tfjni.NDArray picked = a.op("GatherV2").addInput(at).addInput(it64).addInput(ax)
-            .setAttr("batch_dims", rank - 1).build()) {
-      return TfjniNDArray.wrapIn(target, picked.transpose(perm));
+    // Indices for the leading axes: trailing axes of size 1 (one pick per row).
+    long[] dims = java.util.Arrays.copyOf(indices.getShape().getShape(),
+        a.getShape().dimension());
+    java.util.Arrays.fill(dims, indices.getShape().dimension(), dims.length, 1);
+    try (NDArray expanded = indices.reshape(dims)) {
+      return TfjniNDArray.wrapIn(target, a.takeAlongAxis(expanded, fullPick.getAxis()));
     }
   }
 
