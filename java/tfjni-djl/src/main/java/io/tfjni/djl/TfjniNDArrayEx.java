@@ -109,7 +109,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
   public NDArray elu(float alpha) {
     // alpha * (exp(x) - 1) for x < 0, x otherwise (Elu has alpha 1).
     try (NDArray e = unary("Elu"); NDArray neg = array.lt(0); NDArray scaled = e.mul(alpha)) {
-      return neg.getNDArrayInternal().where(scaled, e);
+      return scaled.getNDArrayInternal().where(neg, e);
     }
   }
 
@@ -227,7 +227,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDList prelu(NDArray input, NDArray alpha) {
     try (NDArray neg = input.lt(0); NDArray scaled = input.mul(alpha)) {
-      return new NDList(neg.getNDArrayInternal().where(scaled, input));
+      return new NDList(scaled.getNDArrayInternal().where(neg, input));
     }
   }
 
@@ -374,11 +374,14 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray where(NDArray condition, NDArray other) {
     // NDArrays.where(condition, x, y) calls x.getNDArrayInternal().where(condition, y).
-    // A condition of lower rank applies to the leading axes (DJL broadcasts it so).
-    int missing = Math.max(array.getShape().dimension(), other.getShape().dimension())
-        - condition.getShape().dimension();
+    // A condition of lower rank that matches the leading axes applies to them (DJL broadcasts
+    // it so); otherwise it broadcasts from the last axis, as numpy.
+    NDArray widest = array.getShape().dimension() >= other.getShape().dimension() ? array
+        : other;
+    int missing = widest.getShape().dimension() - condition.getShape().dimension();
     NDArray aligned = null;
-    if (missing > 0) {
+    if (missing > 0 && condition.getShape().equals(
+        widest.getShape().slice(0, condition.getShape().dimension()))) {
       long[] dims = java.util.Arrays.copyOf(condition.getShape().getShape(),
           condition.getShape().dimension() + missing);
       java.util.Arrays.fill(dims, condition.getShape().dimension(), dims.length, 1);
