@@ -14,7 +14,9 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.Charset;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.IntStream;
 
 /**
@@ -1066,22 +1068,71 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray median() {
-    throw new UnsupportedOperationException("median: not implemented yet");
+    return percentile(50);
   }
 
   @Override
   public NDArray median(int[] axes) {
-    throw new UnsupportedOperationException("median: not implemented yet");
+    return percentile(50, axes);
   }
 
+  /** numpy.percentile's default (linear interpolation between the two nearest ranks). */
   @Override
   public NDArray percentile(Number percentile) {
-    throw new UnsupportedOperationException("percentile: not implemented yet");
+    try (NDArray flat = flatten()) {
+      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    }
   }
 
   @Override
   public NDArray percentile(Number percentile, int[] axes) {
-    throw new UnsupportedOperationException("percentile: not implemented yet");
+    int r = rank();
+    boolean[] reduced = new boolean[r];
+    for (int axis : axes) {
+      reduced[normAxis(axis)] = true;
+    }
+    int[] perm = new int[r];
+    List<Long> kept = new ArrayList<>();
+    int j = 0;
+    long[] dims = getShape().getShape();
+    for (int i = 0; i < r; i++) {
+      if (!reduced[i]) {
+        perm[j++] = i;
+        kept.add(dims[i]);
+      }
+    }
+    for (int i = 0; i < r; i++) {
+      if (reduced[i]) {
+        perm[j++] = i;
+      }
+    }
+    long[] grouped = new long[kept.size() + 1];
+    for (int i = 0; i < kept.size(); i++) {
+      grouped[i] = kept.get(i);
+    }
+    grouped[kept.size()] = -1;
+    try (NDArray moved = transpose(perm); NDArray flat = moved.reshape(new Shape(grouped))) {
+      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    }
+  }
+
+  private NDArray percentileOfLastAxis(double q) {
+    if (q < 0 || q > 100) {
+      throw new IllegalArgumentException("a percentile is in [0, 100], got " + q);
+    }
+    long n = getShape().get(rank() - 1);
+    if (n == 0) {
+      throw new IllegalArgumentException("percentile of an empty axis");
+    }
+    double position = q / 100 * (n - 1);
+    long lo = (long) Math.floor(position);
+    long hi = (long) Math.ceil(position);
+    double fraction = position - lo;
+    try (NDArray sorted = sort(-1);
+        NDArray low = sorted.get("..., " + lo); NDArray high = sorted.get("..., " + hi);
+        NDArray span = high.sub(low); NDArray part = span.mul(fraction)) {
+      return low.add(part);
+    }
   }
 
   @Override
@@ -1547,8 +1598,8 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray put(NDArray index, NDArray data) {
     // Flat indices, as torch.put: scatter into the flattened array.
-    try (NDArray flat = flatten(); NDArray idx = index.toType(DataType.INT64, false);
-        NDArray idx2 = idx.reshape(-1, 1); NDArray vals = data.toType(getDataType(), false);
+    try (NDArray flat = flatten(); NDArray idx = index.toType(DataType.INT64, true);
+        NDArray idx2 = idx.reshape(-1, 1); NDArray vals = data.toType(getDataType(), true);
         NDArray vals1 = vals.flatten();
         NDArray updated = ((TfjniNDArray) flat).scatterNd(idx2, vals1)) {
       return updated.reshape(getShape());
@@ -1580,9 +1631,26 @@ public class TfjniNDArray implements NDArray {
     }
   }
 
+  /** Sets {@code this[b][t...]} to {@code v} where {@code t >= sequenceLength[b]}. */
   @Override
   public NDArray sequenceMask(NDArray sequenceLength, float v) {
-    throw new UnsupportedOperationException("sequenceMask: not implemented yet");
+    if (rank() < 2 || sequenceLength.getShape().dimension() != 1
+        || sequenceLength.getShape().get(0) != getShape().get(0)) {
+      throw new IllegalArgumentException("sequenceMask needs an array of rank >= 2 and one"
+          + " length per row; got " + getShape() + " and " + sequenceLength.getShape());
+    }
+    long steps = getShape().get(1);
+    long[] maskShape = new long[rank()];
+    java.util.Arrays.fill(maskShape, 1);
+    maskShape[0] = getShape().get(0);
+    maskShape[1] = steps;
+    try (NDArray t = manager.arange(0f, (float) steps, 1f, DataType.FLOAT32);
+        NDArray len = sequenceLength.toType(DataType.FLOAT32, true);
+        NDArray column = len.reshape(-1, 1); NDArray mask2 = t.lt(column);
+        NDArray mask = mask2.reshape(new Shape(maskShape));
+        NDArray fill = manager.full(new Shape(), v, getDataType())) {
+      return getNDArrayInternal().where(mask, fill);
+    }
   }
 
   @Override
@@ -1632,9 +1700,32 @@ public class TfjniNDArray implements NDArray {
     throw new UnsupportedOperationException("sparse arrays: not implemented");
   }
 
+  /** numpy.rot90: k quarter turns from the first axis towards the second. */
   @Override
   public NDArray rotate90(int times, int[] axes) {
-    throw new UnsupportedOperationException("rotate90: not implemented yet");
+    if (axes.length != 2) {
+      throw new IllegalArgumentException("rotate90 needs two axes");
+    }
+    int a0 = normAxis(axes[0]);
+    int a1 = normAxis(axes[1]);
+    int k = ((times % 4) + 4) % 4;
+    if (k == 0) {
+      return duplicate();
+    }
+    if (k == 2) {
+      return flip(a0, a1);
+    }
+    int[] perm = IntStream.range(0, rank()).toArray();
+    perm[a0] = a1;
+    perm[a1] = a0;
+    if (k == 1) {
+      try (NDArray flipped = flip(a1)) {
+        return flipped.transpose(perm);
+      }
+    }
+    try (NDArray swapped = transpose(perm)) {
+      return swapped.flip(a1);
+    }
   }
 
   @Override
@@ -1688,8 +1779,28 @@ public class TfjniNDArray implements NDArray {
     throw new UnsupportedOperationException("conj: not implemented yet");
   }
 
+  /** numpy.diff: n times {@code a[1:] - a[:-1]} along the axis. */
   @Override
   public NDArray diff(int n, int dim) {
-    throw new UnsupportedOperationException("diff: not implemented yet");
+    int a = normAxis(dim);
+    NDArray result = duplicate();
+    for (int i = 0; i < n; i++) {
+      try (NDArray previous = result) {
+        TfjniNDArray p = (TfjniNDArray) previous;
+        long[] begin = new long[rank()];
+        long[] size = new long[rank()];
+        java.util.Arrays.fill(size, -1);
+        long length = p.getShape().get(a);
+        size[a] = Math.max(0, length - 1);
+        begin[a] = Math.min(1, length);
+        try (io.tfjni.NDArray tail = p.value.slice(begin, size)) {
+          begin[a] = 0;
+          try (io.tfjni.NDArray head = p.value.slice(begin, size)) {
+            result = wrap(op("Sub").addInput(tail).addInput(head).build());
+          }
+        }
+      }
+    }
+    return result;
   }
 }

@@ -9,6 +9,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.recurrent.RNN;
+import ai.djl.util.RandomUtils;
 import java.util.List;
 
 /** DJL's engine-internal operations (activations, image ops, ...) for {@link TfjniNDArray}. */
@@ -350,20 +351,43 @@ final class TfjniNDArrayEx implements NDArrayEx {
     throw new UnsupportedOperationException("randomFlipTopBottom: not implemented yet");
   }
 
+  /** Scales the image by 1 + a uniform factor in [-brightness, brightness]. */
   @Override
   public NDArray randomBrightness(float brightness) {
-    throw new UnsupportedOperationException("randomBrightness: not implemented yet");
+    float factor = 1 + RandomUtils.nextFloat(-brightness, brightness);
+    return array.mul(factor);
   }
 
+  /** TensorFlow's AdjustHue by a uniform delta in [-hue, hue] (of a full turn, at most 0.5). */
   @Override
   public NDArray randomHue(float hue) {
-    throw new UnsupportedOperationException("randomHue: not implemented yet");
+    float delta = RandomUtils.nextFloat(-Math.min(hue, 0.5f), Math.min(hue, 0.5f));
+    return adjust("AdjustHue", delta);
   }
 
+  /**
+   * Brightness, contrast (AdjustContrastv2), saturation (AdjustSaturation) and hue, each by a
+   * uniform factor around 1 (delta around 0 for hue), in that order.
+   */
   @Override
   public NDArray randomColorJitter(float brightness, float contrast, float saturation,
       float hue) {
-    throw new UnsupportedOperationException("randomColorJitter: not implemented yet");
+    try (NDArray b = randomBrightness(brightness);
+        NDArray c = ((TfjniNDArrayEx) b.getNDArrayInternal()).adjust("AdjustContrastv2",
+            1 + RandomUtils.nextFloat(-contrast, contrast));
+        NDArray s = ((TfjniNDArrayEx) c.getNDArrayInternal()).adjust("AdjustSaturation",
+            1 + RandomUtils.nextFloat(-saturation, saturation))) {
+      return s.getNDArrayInternal().randomHue(hue);
+    }
+  }
+
+  /** An image op taking (images, FLOAT factor) on a FLOAT copy of an RGB (last axis 3) image. */
+  NDArray adjust(String opName, float factor) {
+    try (NDArray f = array.toType(DataType.FLOAT32, true);
+        io.tfjni.NDArray amount = array.tf().scalar(factor)) {
+      TfjniNDArray image = (TfjniNDArray) f;
+      return array.wrap(array.op(opName).addInput(image.tfArray()).addInput(amount).build());
+    }
   }
 
   @Override

@@ -299,6 +299,36 @@ public class TfjniNDManager extends BaseNDManager {
     }
   }
 
+  /** The order of n uniform random values: a uniformly random permutation of 0..n-1. */
+  @Override
+  public NDArray randomPermutation(long n) {
+    try (NDArray keys = randomUniform(0f, 1f, new Shape(n), DataType.FLOAT32)) {
+      return keys.argSort();
+    }
+  }
+
+  /** One FLOAT32 normal sample per (mu, sigma) pair: mu + sigma * N(0, 1). */
+  @Override
+  public NDArray sampleNormal(NDArray mu, NDArray sigma) {
+    return sampleNormal(mu, sigma, new Shape());
+  }
+
+  /** FLOAT32 samples of {@code shape} per (mu, sigma) pair: mu's shape, then {@code shape}. */
+  @Override
+  public NDArray sampleNormal(NDArray mu, NDArray sigma, Shape shape) {
+    Shape full = mu.getShape().addAll(shape);
+    long[] aligned = new long[full.dimension()];
+    java.util.Arrays.fill(aligned, 1);
+    System.arraycopy(mu.getShape().getShape(), 0, aligned, 0, mu.getShape().dimension());
+    try (NDArray unit = randomNormal(0f, 1f, full, DataType.FLOAT32);
+        NDArray m32 = mu.toType(DataType.FLOAT32, true);
+        NDArray s32 = sigma.toType(DataType.FLOAT32, true);
+        NDArray m = m32.reshape(new Shape(aligned)); NDArray s = s32.reshape(new Shape(aligned));
+        NDArray scaled = unit.mul(s)) {
+      return scaled.add(m);
+    }
+  }
+
   @Override
   public NDArray truncatedNormal(float loc, float scale, Shape shape, DataType dataType) {
     io.tfjni.DataType type = DataTypes.toTf(dataType);
