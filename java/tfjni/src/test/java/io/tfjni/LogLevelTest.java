@@ -64,6 +64,8 @@ class LogLevelTest {
   void aBadLevelIsAnUnsatisfiedLinkErrorNamingTheLevels() throws Exception {
     Outcome outcome = probe(List.of(), Map.of(NativeLibrary.LOG_LEVEL_ENV, "verbose"));
     assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("thrown=java.lang.UnsatisfiedLinkError"),
+        outcome.output());
     assertTrue(outcome.output().contains("error=tfjni: environment variable TFJNI_LOG_LEVEL is"
         + " 'verbose'; TensorFlow's log levels are 0 (everything), 1 (no INFO)"), outcome.output());
   }

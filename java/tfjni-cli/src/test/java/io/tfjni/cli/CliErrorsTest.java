@@ -2,6 +2,7 @@ package io.tfjni.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.TestModels;
@@ -130,6 +131,8 @@ class CliErrorsTest {
   void deepLiteralsAndHeadersAreOneLineNamingTheLimit() throws IOException {
     String limit = "nested deeper than " + PythonLiteral.MAX_DEPTH + " levels";
     String deep = "[".repeat(5000) + "1" + "]".repeat(5000);
+    // What the CLI reports: the parser's IllegalArgumentException, not a StackOverflowError.
+    assertThrows(IllegalArgumentException.class, () -> PythonLiteral.parse(deep));
     String line = assertError(List.of("--input_exprs: input 'a': cannot parse the expression: "
         + limit + " at column " + (PythonLiteral.MAX_DEPTH + 1)), "run", "--dir", multi,
         "--signature_def", "add", "--input_exprs", "a=" + deep + ";b=[1]");

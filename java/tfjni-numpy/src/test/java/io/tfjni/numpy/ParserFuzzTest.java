@@ -1,6 +1,7 @@
 package io.tfjni.numpy;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
@@ -84,14 +85,18 @@ class ParserFuzzTest {
   private void check(String parser, String input, Function<String, Object> parse) {
     try {
       parse.apply(input);
-    } catch (IllegalArgumentException e) {
-      String message = String.valueOf(e.getMessage());
-      if (parser.startsWith("PythonLiteral")) {
-        assertFalse(message.contains("\n") || message.contains("\r"),
-            parser + ": a message of more than one line for " + escape(input) + ": " + message);
-      }
     } catch (Throwable t) {
-      fail(parser + " threw " + t + " for " + escape(input), t);
+      IllegalArgumentException e = assertInstanceOf(IllegalArgumentException.class, t,
+          () -> parser + " threw " + t + " for " + escape(input));
+      checkMessage(parser, input, e);
+    }
+  }
+
+  private static void checkMessage(String parser, String input, IllegalArgumentException e) {
+    String message = String.valueOf(e.getMessage());
+    if (parser.startsWith("PythonLiteral")) {
+      assertFalse(message.contains("\n") || message.contains("\r"),
+          parser + ": a message of more than one line for " + escape(input) + ": " + message);
     }
   }
 
