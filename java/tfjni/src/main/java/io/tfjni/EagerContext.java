@@ -68,7 +68,8 @@ public final class EagerContext extends NativeResource {
    * <p>A synchronous context runs each op on the calling thread whatever the inter-op setting;
    * {@link SessionOptions#runOnCallerThread()} states it and is rejected with {@code async}
    * ({@code IllegalArgumentException}). Ops that call a function (e.g. {@code PartitionedCall})
-   * run the function's body on the context's inter-op pool either way.
+   * run the function's body on the context's inter-op pool (TensorFlow Python 2.18 does so even
+   * with inter-op -1).
    */
   public static EagerContext create(SessionOptions options, boolean async,
       DevicePlacement placement) {
