@@ -38,7 +38,7 @@ def main():
         " (one `array<float>` column), written to the no-op sink; beside it, the same rows"
         " through a plain prepared `Predictor` loop on 2 threads in the same JVM (each thread"
         " fills a tensor per batch and reads the output back). Medians over the rounds, the"
-        " contenders interleaved per round. Heap bytes per row: every thread of the JVM during"
+        " contenders interleaved per round, each run once untimed first. Heap bytes per row: every thread of the JVM during"
         " the Spark job (Spark's own row handling included).",
         "",
         "| model | batch | Spark rows/s | Predictor loop rows/s | Spark / loop | Spark heap B/row |",

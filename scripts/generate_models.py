@@ -478,6 +478,70 @@ def build_thread_probe(out_dir):
     return [], {}, "caller thread %d; inter-op 2 ran on thread %d" % (caller, seen[2])
 
 
+def build_half_plus_two(out_dir):
+    """TensorFlow Serving's classic half_plus_two, rebuilt as a TF1 graph: y = 0.5 * x + 2.
+
+    Its `serving_default` input `x` is not a placeholder: it is parsed from serialized
+    tf.Examples fed to the placeholder `tf_example`, which only `regress_x_to_y` names. So a run
+    that leaves out `x` fails inside TensorFlow on a placeholder the signature never mentions.
+    `plus_offset` adds an input with a default (`offset`, PlaceholderWithDefault 2.0): a partial
+    feed of `x` alone is meaningful there. Oracle: a TF1 Session over the reloaded model."""
+    import numpy as np
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    path = out_dir / "half_plus_two"
+    graph = tf.Graph()
+    with graph.as_default():
+        a = v1.Variable(0.5, name="a")
+        b = v1.Variable(2.0, name="b")
+        serialized = v1.placeholder(tf.string, [None], name="tf_example")
+        parsed = v1.io.parse_example(serialized, {"x": v1.io.FixedLenFeature([1], tf.float32)})
+        x = tf.identity(parsed["x"], name="x")
+        y = tf.add(tf.multiply(a, x), b, name="y")
+        offset = v1.placeholder_with_default(tf.constant(2.0), [], name="offset")
+        z = tf.add(tf.multiply(a, x), offset, name="z")
+        info = v1.saved_model.utils.build_tensor_info
+        sig = v1.saved_model.signature_def_utils.build_signature_def
+        with v1.Session(graph=graph) as sess:
+            sess.run(v1.global_variables_initializer())
+            builder = v1.saved_model.Builder(str(path))
+            builder.add_meta_graph_and_variables(sess, ["serve"], signature_def_map={
+                "serving_default": sig({"x": info(x)}, {"y": info(y)},
+                                       "tensorflow/serving/predict"),
+                "regress_x_to_y": sig({"inputs": info(serialized)}, {"outputs": info(y)},
+                                      "tensorflow/serving/regress"),
+                "plus_offset": sig({"x": info(x), "offset": info(offset)}, {"z": info(z)},
+                                   "tensorflow/serving/predict"),
+            })
+            builder.save()
+
+    xs = np.array([[1.0], [2.0], [5.0]], np.float32)
+    examples = np.array([tf.train.Example(features=tf.train.Features(feature={
+        "x": tf.train.Feature(float_list=tf.train.FloatList(value=[float(v)]))}))
+        .SerializeToString() for v in xs[:, 0]], dtype=object)
+    offsets = np.array(10.0, np.float32)
+    with tf.Graph().as_default(), v1.Session() as sess:
+        meta = v1.saved_model.load(sess, ["serve"], str(path))
+
+        def run(key, feeds):
+            s = meta.signature_def[key]
+            out_keys = sorted(s.outputs)
+            values = sess.run([s.outputs[k].name for k in out_keys],
+                              {s.inputs[k].name: v for k, v in feeds.items()})
+            return {"signature": key, "inputs": {k: encode_tensor(v) for k, v in feeds.items()},
+                    "outputs": {k: encode_tensor(v) for k, v in zip(out_keys, values)}}
+
+        calls = [run("serving_default", {"x": xs}), run("regress_x_to_y", {"inputs": examples}),
+                 run("plus_offset", {"x": xs, "offset": offsets})]
+        y = base64_to_array(calls[0]["outputs"]["y"])
+    if not np.array_equal(y, xs * 0.5 + 2):
+        raise GenerationError("half_plus_two gave %r" % y.tolist())
+    cases = [{"name": "half_plus_two_" + c["signature"], "model": "half_plus_two",
+              "signature": c["signature"], "calls": [c]} for c in calls]
+    return cases, {}, "y %s" % y[:, 0].tolist()
+
+
 def build_frozen(out_dir):
     import numpy as np
     import tensorflow as tf
@@ -657,6 +721,7 @@ def main(argv):
         ("counter", "saved_model", build_counter),
         ("lookup", "saved_model", build_lookup),
         ("thread_probe", "saved_model", build_thread_probe),
+        ("half_plus_two", "saved_model", build_half_plus_two),
         ("frozen", "graph_def", build_frozen),
     ]
     models, signatures, cases = {}, {}, []

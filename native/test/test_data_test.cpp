@@ -90,8 +90,11 @@ TEST_F(TestDataTest, FloatComparisonIsExactOrWithinOneMillionth) {
   EXPECT_FALSE(result);
   EXPECT_NE(std::string(result.message()).find("element 1"), std::string::npos) << result.message();
 
-  Tensor nonzero = tensor_from_json(float_tensor({1.0f, -2.0f, 1e-30f}));
-  EXPECT_FALSE(tensor_matches(nonzero, expected, FloatMatch::kTolerant)) << "0 is only close to 0";
+  // 1e-6 absolute plus relative: near 0 the absolute part decides.
+  Tensor tiny = tensor_from_json(float_tensor({1.0f, -2.0f, 9e-7f}));
+  EXPECT_TRUE(tensor_matches(tiny, expected, FloatMatch::kTolerant)) << "within 1e-6 of 0";
+  Tensor small = tensor_from_json(float_tensor({1.0f, -2.0f, 2e-6f}));
+  EXPECT_FALSE(tensor_matches(small, expected, FloatMatch::kTolerant)) << "2e-6 is not near 0";
 }
 
 TEST_F(TestDataTest, ComparisonChecksDtypeShapeAndStrings) {

@@ -81,16 +81,54 @@ public final class SavedModel extends Model {
 
   /**
    * A predictor feeding {@code inputKeys} in that order and fetching {@code outputKeys} (every
-   * output, in key order, if empty).
+   * output, in key order, if empty). {@code inputKeys} must hold every input of the signature, as
+   * a call of the signature in TensorFlow Python must: one left out is an {@link
+   * IllegalArgumentException} naming it (see {@link #partialPredictor} to feed only some).
    */
   public Predictor predictor(String signatureKey, List<String> inputKeys,
       List<String> outputKeys) {
+    return prepare(signatureKey, inputKeys, outputKeys, false);
+  }
+
+  /**
+   * As {@link #predictor(String, List, List)}, but {@code inputKeys} may leave out inputs of the
+   * signature: the run feeds only these, as a TensorFlow 1 {@code session.run} with a partial feed
+   * dict does. Meant for inputs the graph does not need for the outputs fetched, or that have a
+   * default ({@code tf.compat.v1.placeholder_with_default}). An input the outputs do need and
+   * that has no default fails at run time with TensorFlow's own error, which names the graph's
+   * placeholder rather than the signature's input.
+   */
+  public Predictor partialPredictor(String signatureKey, List<String> inputKeys,
+      List<String> outputKeys) {
+    return prepare(signatureKey, inputKeys, outputKeys, true);
+  }
+
+  private Predictor prepare(String signatureKey, List<String> inputKeys, List<String> outputKeys,
+      boolean partialFeed) {
     Objects.requireNonNull(inputKeys, "inputKeys");
     Objects.requireNonNull(outputKeys, "outputKeys");
     Signature signature = signature(signatureKey);
     inputKeys.forEach(signature::input);
     outputKeys.forEach(signature::output);
+    if (!partialFeed) {
+      requireEveryInput(signature, inputKeys);
+    }
     return Predictor.forSignature(this, signatureKey, inputKeys, outputKeys);
+  }
+
+  /** Refuses a feed that leaves out inputs of the signature, naming them. */
+  private static void requireEveryInput(Signature signature, List<String> inputKeys) {
+    List<String> missing = new ArrayList<>();
+    for (TensorSpec input : signature.inputs()) {
+      if (!inputKeys.contains(input.key())) {
+        missing.add("'" + input.key() + "'");
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException("signature '" + signature.key() + "' was not given input"
+          + (missing.size() > 1 ? "s " : " ") + String.join(", ", missing) + "; its inputs are "
+          + signature.inputKeys() + " (SavedModel.partialPredictor feeds only some on purpose)");
+    }
   }
 
   /** Runs {@value #DEFAULT_SIGNATURE}; see {@link #run(String, Map)}. */
@@ -99,9 +137,11 @@ public final class SavedModel extends Model {
   }
 
   /**
-   * Runs a signature with inputs by key and returns every output (close the result). The
-   * predictor for each set of input keys is prepared once and reused; finding it again allocates
-   * nothing, so a call allocates only the result it returns and the array of inputs in order.
+   * Runs a signature with inputs by key and returns every output (close the result). The map
+   * must hold every input of the signature; one left out is an {@link IllegalArgumentException}
+   * naming it. The predictor for each set of input keys is prepared (and checked) once and
+   * reused; finding it again allocates nothing, so a call allocates only the result it returns
+   * and the array of inputs in order.
    */
   public RunResult run(String signatureKey, Map<String, Tensor> inputs) {
     Objects.requireNonNull(signatureKey, "signatureKey");

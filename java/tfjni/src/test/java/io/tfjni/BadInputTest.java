@@ -158,28 +158,49 @@ class BadInputTest {
   @Test
   void keysGivenTwice() {
     assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
-        () -> multi.predictor("add", List.of("a", "a"), List.of()).close(), "'a'", "twice");
+        () -> multi.predictor("add", List.of("a", "b", "a"), List.of()).close(), "'a'", "twice");
     assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
         () -> multi.predictor("scale", List.of("x"), List.of("total", "total")).close(),
         "'total'", "twice");
   }
 
   @Test
-  void missingFeedIsTensorFlowsOwnError() {
-    // A model of its own: the map API prepares (and keeps, until the model is closed) a
-    // predictor for the key set {a}.
-    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
-        Tensor a = Tensor.of(new float[] {1, 2}, 2)) {
-      TensorFlowException e = assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
-          () -> model.run("add", Map.of("a", a)).close(), "must feed", "add_b");
-      assertTrue(e.tensorFlowMessage().contains("placeholder"), e.getMessage());
-      try (Predictor onlyA = model.predictor("add", List.of("a"), List.of())) {
-        assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
-            () -> onlyA.run(a).close(), "must feed", "add_b");
+  void aSignatureInputLeftOutIsRefusedByName() {
+    // half_plus_two's serving_default input x is parsed from the placeholder tf_example, which the
+    // signature does not name: TensorFlow's own error would be about tf_example.
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("half_plus_two"));
+        Tensor x = Tensor.of(new float[] {1, 2, 5}, 3, 1)) {
+      IllegalArgumentException e = assertFails(IllegalArgumentException.class,
+          () -> model.run(Map.of()).close(), "'serving_default'", "input 'x'", "are [x]");
+      assertFalse(e.getMessage().contains("tf_example"), e.getMessage());
+      assertFails(IllegalArgumentException.class,
+          () -> model.run("plus_offset", Map.of("x", x)).close(), "'plus_offset'",
+          "input 'offset'", "are [offset, x]");
+      // The prepared path: a predictor for a subset of the inputs.
+      assertFails(IllegalArgumentException.class,
+          () -> model.predictor("plus_offset", List.of("x"), List.of()).close(),
+          "input 'offset'", "are [offset, x]", "partialPredictor");
+      assertFails(IllegalArgumentException.class,
+          () -> multi.predictor("add", List.of(), List.of("sum")).close(), "inputs 'a', 'b'",
+          "are [a, b]");
+      // Asked for explicitly, a partial feed runs: offset takes its default, 2.
+      try (Predictor onlyX = model.partialPredictor("plus_offset", List.of("x"), List.of());
+          RunResult result = onlyX.run(x)) {
+        assertArrayEquals(new float[] {2.5f, 3f, 4.5f}, result.get("z").toFloatArray());
       }
-      // The full set still works.
-      try (RunResult result = model.run("add", Map.of("a", a, "b", a))) {
-        assertArrayEquals(new float[] {2, 4}, result.get("sum").toFloatArray());
+      // ... and an input the graph does need is TensorFlow's error, at run time.
+      try (Predictor nothing = model.partialPredictor("serving_default", List.of(), List.of())) {
+        assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+            () -> nothing.run().close(), "must feed", "tf_example");
+      }
+      // Every input given works, through both paths.
+      try (RunResult result = model.run(Map.of("x", x))) {
+        assertArrayEquals(new float[] {2.5f, 3f, 4.5f}, result.get("y").toFloatArray());
+      }
+      try (Tensor ten = Tensor.of(new float[] {10});
+          Predictor both = model.predictor("plus_offset", List.of("offset", "x"), List.of());
+          RunResult result = both.run(ten, x)) {
+        assertArrayEquals(new float[] {10.5f, 11f, 12.5f}, result.get("z").toFloatArray());
       }
     }
   }

@@ -45,6 +45,7 @@ class LibraryJarIT {
     try (JarFile jar = jar()) {
       List<String> names = names(jar);
       assertTrue(names.contains("native/linux-x86_64/libtfjni.so"), names.toString());
+      assertTrue(names.contains("native/linux-x86_64/libtfjni_loader.so"), names.toString());
       assertTrue(names.contains("io/tfjni/SavedModel.class"), names.toString());
       for (String name : names) {
         assertFalse(name.startsWith("io/tfjni/cli/"), "a CLI class: " + name);

@@ -3,6 +3,9 @@ package io.tfjni;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -11,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A user's own {@code synchronized} on a tfjni object (or on {@code EagerContext.class}) must
  * not stall tfjni: its locks are private. Each case holds the user's monitor in one thread and
  * runs the tfjni call in another, which must finish without ever blocking on that monitor
- * (observed through {@link Thread#getState()}, not timed).
+ * (observed through the thread's state and the lock it waits for, not timed).
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class PrivateLocksTest {
@@ -34,8 +37,13 @@ class PrivateLocksTest {
     Thread caller = new Thread(call, "tfjni-call");
     caller.start();
     try {
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
       while (caller.isAlive()) {
-        if (caller.getState() == Thread.State.BLOCKED) {
+        // Blocked on the user's monitor, not on another one (class loading takes locks too).
+        ThreadInfo info = threads.getThreadInfo(caller.getId());
+        if (info != null && info.getThreadState() == Thread.State.BLOCKED
+            && info.getLockInfo() != null
+            && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(monitor)) {
           fail("the call blocked on the monitor the user holds");
         }
         Thread.onSpinWait();

@@ -167,7 +167,8 @@ final class InputLoader {
     if (!missing.isEmpty()) {
       throw new CliException("no value for input" + (missing.size() > 1 ? "s " : " ")
           + SavedModelInfo.quoteAll(missing) + " of signature '" + signature.key()
-          + "': give it with --inputs or --input_exprs");
+          + "' (its inputs are " + SavedModelInfo.quoteAll(signature.inputs().keySet())
+          + "): give " + (missing.size() > 1 ? "them" : "it") + " with --inputs or --input_exprs");
     }
     Map<String, Tensor> tensors = new TreeMap<>();
     try {

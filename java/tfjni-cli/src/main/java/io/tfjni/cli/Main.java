@@ -38,17 +38,42 @@ public final class Main implements Callable<Integer> {
           + " from, and exit.")
   boolean version;
 
+  @Option(names = "--tf_logs",
+      description = "Show TensorFlow's log lines (hidden by default: the CLI sets TensorFlow's log"
+          + " level to 2, no INFO or WARNING, unless TFJNI_LOG_LEVEL, -Dtfjni.logLevel or"
+          + " TF_CPP_MIN_LOG_LEVEL says otherwise; TF_CPP_MIN_LOG_LEVEL wins over this option).")
+  boolean tfLogs;
+
+  /** TensorFlow's log level when the user sets none: 2 hides INFO and WARNING lines. */
+  static final String DEFAULT_LOG_LEVEL = "2";
+
   public static void main(String[] args) {
+    // Before anything loads TensorFlow: quiet by default (NativeLibrary applies it at load).
+    if (isEmpty(System.getProperty("tfjni.logLevel"))
+        && isEmpty(System.getenv("TFJNI_LOG_LEVEL"))) {
+      System.setProperty("tfjni.logLevel", DEFAULT_LOG_LEVEL);
+    }
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
         true, StandardCharsets.UTF_8);
     System.exit(execute(args, out, System.err));
+  }
+
+  private static boolean isEmpty(String setting) {
+    return setting == null || setting.isEmpty();
   }
 
   /** Runs the command line; returns the exit status. Output goes to {@code out} and {@code err}. */
   public static int execute(String[] args, PrintStream out, PrintStream err) {
     PrintWriter outWriter = new PrintWriter(out, true);
     PrintWriter errWriter = new PrintWriter(err, true);
-    CommandLine cl = new CommandLine(new Main());
+    Main main = new Main();
+    CommandLine cl = new CommandLine(main);
+    cl.setExecutionStrategy(parseResult -> {
+      if (main.tfLogs) {
+        System.setProperty("tfjni.logLevel", "0"); // read when TensorFlow loads, after parsing
+      }
+      return new CommandLine.RunLast().execute(parseResult);
+    });
     cl.setOut(outWriter);
     cl.setErr(errWriter);
     cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));

@@ -73,6 +73,35 @@ class CliEndToEndTest {
     return TestModels.dir().resolve(name).toString();
   }
 
+  /**
+   * TensorFlow's log lines: hidden by default through the log level the CLI sets before
+   * TensorFlow loads (TFJNI_RAW_STDERR=1 shows that it is not bin/tfjni's filter that hides
+   * them), shown with --tf_logs, and TF_CPP_MIN_LOG_LEVEL wins over both.
+   */
+  @Test
+  void tensorFlowsLogLinesAreHiddenUnlessAskedFor() {
+    String[] run = {"run", "--dir", TestModels.dir().resolve("multi").toString(),
+        "--signature_def", "add", "--input_exprs", "a=[1];b=[2]"};
+    String info = "Reading SavedModel from";
+    Map<String, String> unset = Map.of("TF_CPP_MIN_LOG_LEVEL", "", "TFJNI_LOG_LEVEL", "");
+    Outcome quiet = CliTestSupport.tfjni(unset, run);
+    assertEquals(0, quiet.exitCode(), quiet.toString());
+    assertEquals("", quiet.err(), quiet.toString());
+    Map<String, String> raw = new java.util.HashMap<>(unset);
+    raw.put("TFJNI_RAW_STDERR", "1");
+    Outcome unfiltered = CliTestSupport.tfjni(raw, run);
+    assertEquals(0, unfiltered.exitCode(), unfiltered.toString());
+    assertFalse(unfiltered.err().contains(info), unfiltered.toString());
+    String[] withLogs = Stream.concat(Stream.of("--tf_logs"), Stream.of(run))
+        .toArray(String[]::new);
+    Outcome shown = CliTestSupport.tfjni(unset, withLogs);
+    assertEquals(0, shown.exitCode(), shown.toString());
+    assertTrue(shown.err().contains(info), shown.toString());
+    Outcome userWins = CliTestSupport.tfjni(Map.of("TF_CPP_MIN_LOG_LEVEL", "2"), withLogs);
+    assertEquals(0, userWins.exitCode(), userWins.toString());
+    assertFalse(userWins.err().contains(info), userWins.toString());
+  }
+
   @Test
   @Order(Order.DEFAULT + 1) // after the others (unannotated tests have Order.DEFAULT)
   void showPrintsWhatSavedModelCliPrints() {

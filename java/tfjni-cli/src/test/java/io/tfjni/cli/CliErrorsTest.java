@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfjni.TestModels;
 import io.tfjni.TestProcesses.Outcome;
 import io.tfjni.numpy.NpyFiles;
+import io.tfjni.numpy.PythonLiteral;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,8 +107,14 @@ class CliErrorsTest {
   void unknownMissingOrRepeatedInputs() {
     assertError(List.of("'c' is not an input of signature 'add'", "its inputs are 'a', 'b'"),
         "run", "--dir", multi, "--signature_def", "add", "--input_exprs", "a=[1];b=[2];c=[3]");
-    assertError(List.of("no value for input 'b' of signature 'add'"), "run", "--dir", multi,
-        "--signature_def", "add", "--input_exprs", "a=[1]");
+    assertError(List.of("no value for input 'b' of signature 'add'", "its inputs are 'a', 'b'"),
+        "run", "--dir", multi, "--signature_def", "add", "--input_exprs", "a=[1]");
+    // half_plus_two: TensorFlow's own error would name the placeholder tf_example behind x.
+    String halfPlusTwo = TestModels.dir().resolve("half_plus_two").toString();
+    String line = assertError(List.of("no value for input 'x' of signature 'plus_offset'",
+        "its inputs are 'offset', 'x'"), "run", "--dir", halfPlusTwo, "--signature_def",
+        "plus_offset", "--input_exprs", "offset=1.5");
+    assertFalse(line.contains("tf_example"), line);
     assertError(List.of("give the inputs of signature 'add'"), "run", "--dir", multi,
         "--signature_def", "add");
     assertError(List.of("input 'a' is given more than once"), "run", "--dir", multi,
@@ -117,6 +124,26 @@ class CliErrorsTest {
         multi, "--signature_def", "add", "--inputs", "a");
     assertError(List.of("input 'a': no file"), "run", "--dir", multi, "--signature_def", "add",
         "--inputs", "a=" + file("missing.npy"), "--input_exprs", "b=[1]");
+  }
+
+  @Test
+  void deepLiteralsAndHeadersAreOneLineNamingTheLimit() throws IOException {
+    String limit = "nested deeper than " + PythonLiteral.MAX_DEPTH + " levels";
+    String deep = "[".repeat(5000) + "1" + "]".repeat(5000);
+    String line = assertError(List.of("--input_exprs: input 'a': cannot parse the expression: "
+        + limit + " at column " + (PythonLiteral.MAX_DEPTH + 1)), "run", "--dir", multi,
+        "--signature_def", "add", "--input_exprs", "a=" + deep + ";b=[1]");
+    assertTrue(line.length() < 250, "the line quotes a window of the literal: " + line);
+    assertError(List.of("input 'a': cannot parse the expression: '-' before a non-number"),
+        "run", "--dir", multi, "--signature_def", "add", "--input_exprs",
+        "a=" + "-".repeat(20_000) + "'x';b=[1]");
+    Path header = dir.resolve("deep_header.npy");
+    Files.write(header, NpyFiles.npy("<f4", "(".repeat(5000) + "3" + ",)".repeat(5000),
+        new byte[12]));
+    line = assertError(List.of("input 'a': malformed .npy file " + header + ": bad header ("
+        + limit), "run", "--dir", multi, "--signature_def", "add", "--inputs",
+        "a=" + header, "--input_exprs", "b=[1]");
+    assertTrue(line.length() < 400, "the line quotes a window of the header: " + line);
   }
 
   @Test

@@ -126,7 +126,10 @@ public final class Npy {
       case 'S':
       case 'a':
       case 'U': {
-        int width = kind == 'U' ? Math.multiplyExact(size, 4) : size;
+        if (kind == 'U' && size > Integer.MAX_VALUE / 4) {
+          throw malformed(name, "dtype '" + descr + "' is too wide");
+        }
+        int width = kind == 'U' ? size * 4 : size;
         byte[] data = elementBytes(in, count, width, name);
         if (fortran) {
           data = fortranToC(data, shape, width);

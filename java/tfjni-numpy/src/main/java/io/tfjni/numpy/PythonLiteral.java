@@ -23,6 +23,9 @@ public final class PythonLiteral {
   /** The deepest nesting of lists, tuples and dicts accepted. */
   public static final int MAX_DEPTH = 256;
 
+  /** How much of the text an error message quotes. */
+  private static final int EXCERPT = 60;
+
   /** A Python complex number. */
   public record Complex(double real, double imag) {}
 
@@ -51,7 +54,7 @@ public final class PythonLiteral {
     Object value = expression();
     skipSpace();
     if (at < text.length()) {
-      throw error("unexpected '" + text.charAt(at) + "'");
+      throw error("unexpected '" + excerpt(text.substring(at, at + 1), 0) + "'");
     }
     return value;
   }
@@ -76,29 +79,36 @@ public final class PythonLiteral {
     return left;
   }
 
+  /** Signs before an operand, read in a loop: a run of thousands of them must not recurse. */
   private Object unary() {
     skipSpace();
-    if (at < text.length() && (text.charAt(at) == '-' || text.charAt(at) == '+')) {
-      char sign = text.charAt(at++);
-      Object operand = unary();
-      if (sign == '+') {
-        if (!isNumber(operand)) {
-          throw error("'+' before a non-number");
-        }
-        return operand;
-      }
-      if (operand instanceof BigInteger integer) {
-        return integer.negate();
-      }
-      if (operand instanceof Double d) {
-        return -d;
-      }
-      if (operand instanceof Complex c) {
-        return new Complex(-c.real(), -c.imag());
-      }
-      throw error("'-' before a non-number");
+    boolean negate = false;
+    int signs = 0;
+    char last = 0;
+    while (at < text.length() && (text.charAt(at) == '-' || text.charAt(at) == '+')) {
+      last = text.charAt(at++);
+      negate ^= last == '-';
+      signs++;
+      skipSpace();
     }
-    return atom();
+    Object operand = atom();
+    if (signs == 0) {
+      return operand;
+    }
+    if (!isNumber(operand)) {
+      throw error("'" + last + "' before a non-number");
+    }
+    if (!negate) {
+      return operand;
+    }
+    if (operand instanceof BigInteger integer) {
+      return integer.negate();
+    }
+    if (operand instanceof Double d) {
+      return -d;
+    }
+    Complex c = (Complex) operand;
+    return new Complex(-c.real(), -c.imag());
   }
 
   private Object atom() {
@@ -144,11 +154,11 @@ public final class PythonLiteral {
           throw error("None has no tensor value");
         default:
           at = start;
-          throw error("'" + word + "' is not a literal (only numbers, True/False, strings and"
-              + " lists of them)");
+          throw error("'" + excerpt(word, 0) + "' is not a literal (only numbers, True/False,"
+              + " strings and lists of them)");
       }
     }
-    throw error("unexpected '" + c + "'");
+    throw error("unexpected '" + excerpt(String.valueOf(c), 0) + "'");
   }
 
   private Object sequence(char open, char close) {
@@ -228,6 +238,10 @@ public final class PythonLiteral {
       String digits = radix.group(1).substring(1).replace("_", "");
       char kind = Character.toLowerCase(radix.group(1).charAt(0));
       checkNoTrailingIdentifier(start);
+      if (digits.isEmpty() || radix.group(1).contains("__") || radix.group(1).endsWith("_")) {
+        at = start;
+        throw error("bad number '" + excerpt(rest.substring(0, radix.end()), 0) + "'");
+      }
       return new BigInteger(digits, kind == 'x' ? 16 : kind == 'o' ? 8 : 2);
     }
     java.util.regex.Matcher decimal = java.util.regex.Pattern
@@ -240,7 +254,7 @@ public final class PythonLiteral {
     if (literal.contains("__") || literal.endsWith("_") || literal.contains("_.")
         || literal.contains("._") || literal.matches(".*_[eEjJ].*")) {
       at = start;
-      throw error("bad number '" + literal + "'");
+      throw error("bad number '" + excerpt(literal, 0) + "'");
     }
     boolean integer = decimal.group(2) == null && decimal.group(4) == null
         && decimal.group(5) == null;
@@ -256,7 +270,7 @@ public final class PythonLiteral {
     if (decimal.group(2) == null && decimal.group(4) == null) {
       if (clean.length() > 1 && clean.startsWith("0") && !clean.matches("0+")) {
         at = start;
-        throw error("leading zeros in '" + literal + "' (use 0o for octal)");
+        throw error("leading zeros in '" + excerpt(literal, 0) + "' (use 0o for octal)");
       }
       return new BigInteger(clean);
     }
@@ -418,7 +432,7 @@ public final class PythonLiteral {
   }
 
   private int checkedCodePoint(int cp) {
-    if (cp > Character.MAX_CODE_POINT) {
+    if (cp < 0 || cp > Character.MAX_CODE_POINT) {
       throw error("code point out of range");
     }
     return cp;
@@ -430,7 +444,7 @@ public final class PythonLiteral {
     }
     String hex = text.substring(at, at + digits);
     if (!hex.matches("[0-9a-fA-F]+")) {
-      throw error("bad escape digits '" + hex + "'");
+      throw error("bad escape digits '" + excerpt(hex, 0) + "'");
     }
     at += digits;
     return (int) Long.parseLong(hex, 16);
@@ -454,7 +468,40 @@ public final class PythonLiteral {
     return value instanceof BigInteger integer ? integer.doubleValue() : (Double) value;
   }
 
+  /**
+   * "WHAT at column N of 'TEXT'": one line, and short whatever the input. Long text is cut to a
+   * window around the column, and line breaks and other control characters are escaped.
+   */
   private IllegalArgumentException error(String what) {
-    return new IllegalArgumentException(what + " at column " + (at + 1) + " of '" + text + "'");
+    return new IllegalArgumentException(what + " at column " + (at + 1) + " of '"
+        + excerpt(text, at) + "'");
+  }
+
+  /** At most about {@value #EXCERPT} characters of {@code text} around {@code column}, escaped. */
+  static String excerpt(String text, int column) {
+    int from = 0;
+    int to = text.length();
+    if (to > EXCERPT) {
+      from = Math.max(0, Math.min(column - EXCERPT / 2, to - EXCERPT));
+      to = from + EXCERPT;
+    }
+    StringBuilder sb = new StringBuilder(from > 0 ? "..." : "");
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        default -> {
+          if (Character.isISOControl(c) || Character.getType(c) == Character.LINE_SEPARATOR
+              || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return to < text.length() ? sb.append("...").toString() : sb.toString();
   }
 }

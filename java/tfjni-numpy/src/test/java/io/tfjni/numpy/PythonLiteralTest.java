@@ -103,6 +103,25 @@ class PythonLiteralTest {
           () -> PythonLiteral.parse(text));
       assertTrue(e.getMessage().startsWith("nested deeper than " + limit + " levels at column "),
           e.getMessage().substring(0, 80));
+      assertTrue(e.getMessage().length() < 200, "the message quotes a window of the text: "
+          + e.getMessage().length() + " characters");
     }
+  }
+
+  @Test
+  void longRunsOfSignsDoNotRecurse() {
+    assertEquals(i(1), PythonLiteral.parse("-".repeat(100_000) + "1"));
+    assertEquals(i(-1), PythonLiteral.parse("- + ".repeat(50_001) + "1"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PythonLiteral.parse("-".repeat(100_000) + "'a'"));
+    assertTrue(e.getMessage().startsWith("'-' before a non-number at column 100004 of '..."),
+        e.getMessage());
+  }
+
+  @Test
+  void errorMessagesAreOneLine() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PythonLiteral.parse("'''a\nb\u2028c\n'"));
+    assertEquals("string is never closed at column 1 of ''''a\\nb\\u2028c\\n''", e.getMessage());
   }
 }

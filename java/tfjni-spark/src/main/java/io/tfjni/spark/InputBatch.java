@@ -61,8 +61,12 @@ final class InputBatch {
       throw new BadValue("shape " + Arrays.toString(shape) + " differs from this batch's "
           + Arrays.toString(rowShape));
     }
-    int[] next = {rows * rowElements};
-    write(value, next);
+    int start = rows * rowElements;
+    int[] next = {start};
+    write(value, next, start + rowElements);
+    if (next[0] != start + rowElements) {
+      throw new BadValue("ragged: fewer elements than the row's shape " + Arrays.toString(rowShape));
+    }
     rows++;
   }
 
@@ -154,13 +158,19 @@ final class InputBatch {
     };
   }
 
-  /** The shape of a value: nested sequences (checked rectangular), a vector, or a scalar. */
+  private static final long[] SCALAR = new long[0];
+
+  /**
+   * The shape of a value: nested sequences (checked rectangular), a vector, or a scalar. A
+   * sequence of scalars is measured by its length alone (its elements are checked as they are
+   * written), so a row of many numbers costs no walk of its own.
+   */
   private static long[] shapeOf(Object value) throws BadValue {
     int length = length(value);
     if (length < 0) {
-      return new long[0];
+      return SCALAR;
     }
-    if (length == 0 || value instanceof Vector) {
+    if (length == 0 || value instanceof Vector || length(element(value, 0)) < 0) {
       return new long[] {length};
     }
     long[] inner = shapeOf(element(value, 0));
@@ -199,9 +209,13 @@ final class InputBatch {
     return ((List<?>) value).get(i);
   }
 
-  /** Writes the scalars of {@code value} in C order from {@code next[0]} on. */
-  private void write(Object value, int[] next) throws BadValue {
+  /** Writes the scalars of {@code value} in C order from {@code next[0]} up to {@code end}. */
+  private void write(Object value, int[] next, int end) throws BadValue {
     if (value instanceof Vector vector) {
+      if (next[0] + vector.size() > end) {
+        throw new BadValue("a vector of " + vector.size() + " where " + spec.describe()
+            + " is expected");
+      }
       for (double d : vector.toArray()) {
         put(next[0]++, d);
       }
@@ -209,11 +223,15 @@ final class InputBatch {
     }
     int length = length(value);
     if (length < 0) {
+      if (next[0] >= end) {
+        throw new BadValue("ragged: more elements than the row's shape "
+            + Arrays.toString(rowShape));
+      }
       put(next[0]++, value);
       return;
     }
     for (int i = 0; i < length; i++) {
-      write(element(value, i), next);
+      write(element(value, i), next, end);
     }
   }
 

@@ -20,6 +20,7 @@ import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -216,20 +217,24 @@ public final class SavedModelTransformer extends Transformer {
 
   @Override
   public StructType transformSchema(StructType schema) {
-    InferencePlan plan = plan(schema);
-    List<StructField> fields = new ArrayList<>(Arrays.asList(schema.fields()));
-    for (ColumnSpec output : plan.outputs()) {
-      fields.add(new StructField(output.column(), SparkTypes.output(output,
-          plan.stringsAsBinary()), true, org.apache.spark.sql.types.Metadata.empty()));
-    }
-    return new StructType(fields.toArray(new StructField[0]));
+    return outputSchema(schema, plan(schema));
   }
 
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
-    StructType schema = transformSchema(dataset.schema());
     InferencePlan plan = plan(dataset.schema());
-    return dataset.toDF().mapPartitions(new PartitionInference(plan), Encoders.row(schema));
+    return dataset.toDF().mapPartitions(new PartitionInference(plan),
+        Encoders.row(outputSchema(dataset.schema(), plan)));
+  }
+
+  /** The input columns, then one column per output. */
+  private static StructType outputSchema(StructType schema, InferencePlan plan) {
+    List<StructField> fields = new ArrayList<>(Arrays.asList(schema.fields()));
+    for (ColumnSpec output : plan.outputs()) {
+      fields.add(new StructField(output.column(), SparkTypes.output(output,
+          plan.stringsAsBinary()), true, Metadata.empty()));
+    }
+    return new StructType(fields.toArray(new StructField[0]));
   }
 
   @Override

@@ -264,6 +264,32 @@ class SavedModelTransformerTest {
   }
 
   @Test
+  void rowsOfTheWrongShapeAreBadRows() {
+    List<Row> rows = new ArrayList<>();
+    for (int n : new int[] {64, 63, 65, 64}) {
+      List<Float> pixels = new ArrayList<>();
+      for (int j = 0; j < n; j++) {
+        pixels.add(images[j]);
+      }
+      rows.add(RowFactory.create(rows.size(), pixels));
+    }
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("pixels", DataTypes.createArrayType(DataTypes.FloatType, false));
+    Dataset<Row> frame = spark.createDataFrame(rows, schema).coalesce(1);
+    SparkException failed = assertThrows(SparkException.class,
+        () -> digitsTransformer().transform(frame).collectAsList());
+    String message = String.valueOf(failed.getMessage()) + failed.getCause();
+    assertTrue(message.contains("column 'pixels' (input 'images'), row 1 of partition 0: shape [63]"),
+        message);
+    List<Row> kept = digitsTransformer().setHandleInvalid("keep").transform(frame).orderBy("id")
+        .collectAsList();
+    assertEquals(4, kept.size());
+    assertNull(kept.get(1).get(2));
+    assertNull(kept.get(2).get(2));
+    assertEquals(10, kept.get(3).getList(2).size());
+  }
+
+  @Test
   void aZippedModelShippedWithTheJobIsFound() throws IOException {
     Path zip = Path.of(System.getProperty("java.io.tmpdir"), "tfjni-spark-multi.zip");
     zipDirectory(TestModels.modelPath("multi"), zip);

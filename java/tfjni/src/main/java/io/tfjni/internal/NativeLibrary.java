@@ -20,14 +20,25 @@ import java.util.Properties;
  * RuntimeArtifact}), and finally the dynamic linker's own search path. The JNI library comes from
  * {@value #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else from inside the jar.
  * The JNI library binds to libtensorflow by soname, so whichever copy was loaded first is used.
+ *
+ * <p>TensorFlow's log level: {@value #LOG_LEVEL_PROPERTY} or {@value #LOG_LEVEL_ENV} (0 to 3, as
+ * TensorFlow's {@value #TF_LOG_LEVEL_ENV}), if set, is put into the process environment as
+ * {@value #TF_LOG_LEVEL_ENV} before libtensorflow loads, by the small {@value #LOADER_LIBRARY}
+ * (it links no TensorFlow library, and comes from where the JNI library does). A {@value
+ * #TF_LOG_LEVEL_ENV} the process already has wins: it is left alone.
  */
 public final class NativeLibrary {
   public static final String TENSORFLOW_DIR_PROPERTY = "tfjni.tensorflow.dir";
   public static final String TENSORFLOW_DIR_ENV = "TFJNI_TENSORFLOW_DIR";
   public static final String LIBRARY_DIR_PROPERTY = "tfjni.library.dir";
   public static final String LIBRARY_DIR_ENV = "TFJNI_LIBRARY_DIR";
+  public static final String LOG_LEVEL_PROPERTY = "tfjni.logLevel";
+  public static final String LOG_LEVEL_ENV = "TFJNI_LOG_LEVEL";
+  public static final String TF_LOG_LEVEL_ENV = "TF_CPP_MIN_LOG_LEVEL";
   public static final String JNI_LIBRARY = "libtfjni.so";
-  public static final String JNI_RESOURCE = "/native/linux-x86_64/" + JNI_LIBRARY;
+  public static final String LOADER_LIBRARY = "libtfjni_loader.so";
+  public static final String RESOURCE_DIR = "/native/linux-x86_64/";
+  public static final String JNI_RESOURCE = RESOURCE_DIR + JNI_LIBRARY;
   public static final List<String> TENSORFLOW_LIBRARIES =
       List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2");
 
@@ -51,6 +62,7 @@ public final class NativeLibrary {
 
   private static UnsatisfiedLinkError load() {
     try {
+      applyLogLevel();
       loadTensorFlow();
       loadJniLibrary();
       return null;
@@ -102,24 +114,71 @@ public final class NativeLibrary {
     }
   }
 
-  private static void loadJniLibrary() {
+  /**
+   * Sets TF_CPP_MIN_LOG_LEVEL for TensorFlow from {@value #LOG_LEVEL_PROPERTY} or {@value
+   * #LOG_LEVEL_ENV}, unless neither is set or the process already has TF_CPP_MIN_LOG_LEVEL.
+   */
+  private static void applyLogLevel() {
+    String level = System.getProperty(LOG_LEVEL_PROPERTY);
+    String source = "system property " + LOG_LEVEL_PROPERTY;
+    if (level == null || level.isEmpty()) {
+      level = System.getenv(LOG_LEVEL_ENV);
+      source = "environment variable " + LOG_LEVEL_ENV;
+    }
+    if (level == null || level.isEmpty()) {
+      return;
+    }
+    if (!level.matches("[0-3]")) {
+      throw new UnsatisfiedLinkError("tfjni: " + source + " is '" + level + "'; TensorFlow's log"
+          + " levels are 0 (everything), 1 (no INFO), 2 (no INFO or WARNING), 3 (no INFO,"
+          + " WARNING or ERROR)");
+    }
+    String own = System.getenv(TF_LOG_LEVEL_ENV);
+    if (own != null && !own.isEmpty()) {
+      return; // the user's own TensorFlow setting wins
+    }
+    Path library = nativeFile(LOADER_LIBRARY);
+    try {
+      System.load(library.toString());
+    } catch (UnsatisfiedLinkError e) {
+      throw chained("tfjni: could not load " + library + " (to apply " + source + "): "
+          + e.getMessage(), e);
+    }
+    int error = nativeSetenv(TF_LOG_LEVEL_ENV, level);
+    if (error != 0) {
+      throw new UnsatisfiedLinkError("tfjni: could not set " + TF_LOG_LEVEL_ENV + " (from "
+          + source + "): setenv failed with errno " + error);
+    }
+  }
+
+  /** setenv(name, value, 1); returns 0 or errno. In {@value #LOADER_LIBRARY}. */
+  private static native int nativeSetenv(String name, String value);
+
+  /**
+   * A native library of tfjni's own: from {@value #LIBRARY_DIR_PROPERTY} / {@value
+   * #LIBRARY_DIR_ENV} if set, else extracted from the jar.
+   */
+  private static Path nativeFile(String name) {
     String dir = System.getProperty(LIBRARY_DIR_PROPERTY);
     String source = "system property " + LIBRARY_DIR_PROPERTY;
     if (dir == null || dir.isEmpty()) {
       dir = System.getenv(LIBRARY_DIR_ENV);
       source = "environment variable " + LIBRARY_DIR_ENV;
     }
-    Path library;
-    if (dir != null && !dir.isEmpty()) {
-      library = Path.of(dir, JNI_LIBRARY).toAbsolutePath();
-      if (!Files.isRegularFile(library)) {
-        throw new UnsatisfiedLinkError(
-            "tfjni: looked for " + JNI_LIBRARY + " in " + Path.of(dir).toAbsolutePath()
-                + " (from " + source + ") but it is not there");
-      }
-    } else {
-      library = extractFromJar();
+    if (dir == null || dir.isEmpty()) {
+      return extractFromJar(name);
     }
+    Path library = Path.of(dir, name).toAbsolutePath();
+    if (!Files.isRegularFile(library)) {
+      throw new UnsatisfiedLinkError(
+          "tfjni: looked for " + name + " in " + Path.of(dir).toAbsolutePath()
+              + " (from " + source + ") but it is not there");
+    }
+    return library;
+  }
+
+  private static void loadJniLibrary() {
+    Path library = nativeFile(JNI_LIBRARY);
     try {
       System.load(library.toString());
     } catch (UnsatisfiedLinkError e) {
@@ -137,21 +196,22 @@ public final class NativeLibrary {
     }
   }
 
-  private static Path extractFromJar() {
-    try (InputStream in = NativeLibrary.class.getResourceAsStream(JNI_RESOURCE)) {
+  private static Path extractFromJar(String name) {
+    String resource = RESOURCE_DIR + name;
+    try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new UnsatisfiedLinkError("tfjni: " + JNI_RESOURCE + " is not on the class path "
+        throw new UnsatisfiedLinkError("tfjni: " + resource + " is not on the class path "
             + "(only linux-x86_64 is packaged); set " + LIBRARY_DIR_PROPERTY
-            + " to a directory holding " + JNI_LIBRARY);
+            + " to a directory holding " + name);
       }
       Path dir = Files.createTempDirectory("tfjni");
-      Path library = dir.resolve(JNI_LIBRARY);
+      Path library = dir.resolve(name);
       Files.copy(in, library, StandardCopyOption.REPLACE_EXISTING);
       library.toFile().deleteOnExit();
       dir.toFile().deleteOnExit();
       return library;
     } catch (IOException e) {
-      throw chained("tfjni: could not extract " + JNI_RESOURCE + ": " + e, e);
+      throw chained("tfjni: could not extract " + resource + ": " + e, e);
     }
   }
 

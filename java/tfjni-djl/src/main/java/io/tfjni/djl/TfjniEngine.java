@@ -1,0 +1,167 @@
+package io.tfjni.djl;
+
+import ai.djl.Device;
+import ai.djl.Model;
+import ai.djl.engine.Engine;
+import ai.djl.engine.StandardCapabilities;
+import ai.djl.ndarray.NDManager;
+import ai.djl.nn.SymbolBlock;
+import io.tfjni.EagerContext;
+import io.tfjni.SessionOptions;
+import io.tfjni.TensorFlow;
+
+/**
+ * tfjni as DJL's "TensorFlow" engine. One instance per process, with one eager context whose
+ * thread pools are sized by the system properties {@code ai.djl.tensorflow.num_interop_threads}
+ * and {@code ai.djl.tensorflow.num_intraop_threads} (TensorFlow's defaults if unset); every
+ * {@link NDManager} of the engine runs its ops on that context.
+ *
+ * <p>DJL's own TensorFlow engine registers under the same name. {@link #getImplementation()} (and
+ * {@link #toString()}) say which one runs: {@code Engine.getEngine("TensorFlow") instanceof
+ * TfjniEngine} is true only for this one.
+ */
+public final class TfjniEngine extends Engine {
+  /** The name DJL code checks, e.g. for HWC images in NDImageUtils. */
+  public static final String ENGINE_NAME = "TensorFlow";
+  /** The rank of DJL's own TensorFlow engine: the same default-engine choice as it. */
+  static final int RANK = 3;
+  public static final String INTEROP_THREADS = "ai.djl.tensorflow.num_interop_threads";
+  public static final String INTRAOP_THREADS = "ai.djl.tensorflow.num_intraop_threads";
+
+  /** Guards {@link #instance}; private so that no user code can hold it. */
+  private static final Object LOCK = new Object();
+  private static volatile TfjniEngine instance;
+  /** The engine while its system manager is made (DJL's manager constructor asks for it). */
+  private static TfjniEngine constructing;
+
+  private final EagerContext context;
+  private final io.tfjni.NDManager arrays;
+  private TfjniNDManager systemManager;
+
+  private TfjniEngine() {
+    TensorFlow.load();
+    this.context = EagerContext.create(threadOptions(SessionOptions.defaults()), false,
+        EagerContext.DevicePlacement.SILENT);
+    this.arrays = io.tfjni.NDManager.newBaseManager(context);
+  }
+
+  /** The engine, created with its eager context on first use. */
+  public static TfjniEngine getInstance() {
+    TfjniEngine engine = instance;
+    if (engine == null) {
+      synchronized (LOCK) {
+        engine = instance;
+        if (engine == null) {
+          engine = new TfjniEngine();
+          constructing = engine;
+          try {
+            engine.systemManager = TfjniNDManager.newSystemManager();
+          } finally {
+            constructing = null;
+          }
+          instance = engine;
+        }
+      }
+    }
+    return engine;
+  }
+
+  /** The engine, also while it is being made (for its managers' constructors). */
+  static TfjniEngine peek() {
+    TfjniEngine engine = instance;
+    if (engine != null) {
+      return engine;
+    }
+    synchronized (LOCK) {
+      return constructing != null ? constructing : getInstance();
+    }
+  }
+
+  /** Applies the thread-count system properties, if set, to {@code options}. */
+  static SessionOptions threadOptions(SessionOptions options) {
+    Integer inter = Integer.getInteger(INTEROP_THREADS);
+    Integer intra = Integer.getInteger(INTRAOP_THREADS);
+    if (inter != null) {
+      options.interOpThreads(inter);
+    }
+    if (intra != null) {
+      options.intraOpThreads(intra);
+    }
+    return options;
+  }
+
+  /** Which TensorFlow engine this is: "tfjni VERSION (libtensorflow PATH)". */
+  public String getImplementation() {
+    return "tfjni " + TensorFlow.tfjniVersion() + " (libtensorflow " + TensorFlow.libraryPath()
+        + ")";
+  }
+
+  /** The eager context all of this engine's arrays run on. */
+  public EagerContext getEagerContext() {
+    return context;
+  }
+
+  /** The tfjni manager owning every native array of this engine. */
+  io.tfjni.NDManager arrays() {
+    return arrays;
+  }
+
+  TfjniNDManager systemManager() {
+    return systemManager;
+  }
+
+  @Override
+  public Engine getAlternativeEngine() {
+    return null;
+  }
+
+  @Override
+  public String getEngineName() {
+    return ENGINE_NAME;
+  }
+
+  @Override
+  public int getRank() {
+    return RANK;
+  }
+
+  /** TensorFlow's version, as DJL's TensorFlow engine reports it. */
+  @Override
+  public String getVersion() {
+    return TensorFlow.version();
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    if (StandardCapabilities.CUDA.equals(capability)) {
+      return context.devices().stream().anyMatch(d -> d.toUpperCase().contains("GPU"));
+    }
+    return StandardCapabilities.MKL.equals(capability);
+  }
+
+  @Override
+  public SymbolBlock newSymbolBlock(NDManager manager) {
+    throw new UnsupportedOperationException(
+        "a TensorFlow SymbolBlock comes from a loaded model; there is no empty one");
+  }
+
+  @Override
+  public Model newModel(String name, Device device) {
+    return new TfjniModel(name, device, this);
+  }
+
+  @Override
+  public NDManager newBaseManager() {
+    return systemManager.newSubManager();
+  }
+
+  @Override
+  public NDManager newBaseManager(Device device) {
+    return systemManager.newSubManager(device);
+  }
+
+  @Override
+  public String toString() {
+    return ENGINE_NAME + ':' + getVersion() + ", " + getImplementation();
+  }
+}

@@ -1,0 +1,156 @@
+package io.tfjni.djl;
+
+import ai.djl.BaseModel;
+import ai.djl.Device;
+import ai.djl.MalformedModelException;
+import ai.djl.nn.Block;
+import io.tfjni.SavedModel;
+import io.tfjni.SessionOptions;
+import io.tfjni.Signature;
+import io.tfjni.TensorFlowException;
+import java.io.FileNotFoundException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A SavedModel loaded through DJL ({@code Criteria} / {@code Model.load}). Options, as DJL's
+ * TensorFlow engine reads them: {@code Tags} (String[] or comma-separated String, default
+ * "serve"), {@code SignatureDefKey} (default "serving_default"; an unknown key is an error that
+ * lists the model's keys) and {@code ConfigProto} (serialized bytes, their Base64 text, or any
+ * object with a {@code toByteArray()} method such as a protobuf ConfigProto). The init ops run
+ * once, at load. The thread counts of the session default to the system properties
+ * {@code ai.djl.tensorflow.num_interop_threads} / {@code num_intraop_threads}.
+ */
+public class TfjniModel extends BaseModel {
+  private static final String DEFAULT_SIGNATURE = "serving_default";
+
+  private SavedModel savedModel;
+
+  TfjniModel(String name, Device device, TfjniEngine engine) {
+    super(name);
+    this.manager = engine.newBaseManager(device);
+    this.manager.setName("tfjniModel");
+  }
+
+  @Override
+  public void load(Path modelPath, String prefix, Map<String, ?> options)
+      throws FileNotFoundException, MalformedModelException {
+    setModelDir(modelPath);
+    if (block != null) {
+      throw new IllegalStateException("the model is loaded already");
+    }
+    wasLoaded = true;
+    Path exportDir = findExportDir(prefix == null ? modelName : prefix);
+    String[] tags = {SavedModel.DEFAULT_TAG};
+    String signatureKey = DEFAULT_SIGNATURE;
+    SessionOptions sessionOptions = TfjniEngine.threadOptions(SessionOptions.defaults());
+    if (options != null) {
+      Object tagOption = options.get("Tags");
+      if (tagOption instanceof String[]) {
+        tags = ((String[]) tagOption).clone();
+      } else if (tagOption instanceof String) {
+        tags = ((String) tagOption).isEmpty() ? new String[0]
+            : ((String) tagOption).split(",");
+      }
+      Object key = options.get("SignatureDefKey");
+      if (key != null) {
+        signatureKey = key.toString();
+      }
+      Object config = options.get("ConfigProto");
+      if (config != null) {
+        sessionOptions.rawConfigProto(configBytes(config));
+      }
+    }
+    if (tags.length == 0) {
+      throw new MalformedModelException("tfjni loads a SavedModel's meta graph by its tags;"
+          + " the option Tags is empty");
+    }
+    SavedModel loaded;
+    try {
+      loaded = SavedModel.load(exportDir, sessionOptions, tags);
+    } catch (TensorFlowException e) {
+      throw new MalformedModelException("cannot load the SavedModel in " + exportDir
+          + " with tags " + String.join(",", tags) + ": " + e.getMessage(), e);
+    }
+    try {
+      Signature signature = findSignature(loaded, signatureKey);
+      block = new TfjniSymbolBlock(loaded, signature);
+      savedModel = loaded;
+    } catch (RuntimeException | MalformedModelException e) {
+      loaded.close();
+      throw e;
+    }
+  }
+
+  private static Signature findSignature(SavedModel model, String key)
+      throws MalformedModelException {
+    for (Signature s : model.signatures()) {
+      if (s.key().equals(key)) {
+        return s;
+      }
+    }
+    throw new MalformedModelException("the SavedModel has no signature '" + key
+        + "'; its signatures are " + model.signatures().stream().map(Signature::key)
+            .collect(Collectors.joining(", ", "[", "]"))
+        + " (choose one with Criteria.builder().optOption(\"SignatureDefKey\", ...))");
+  }
+
+  private static byte[] configBytes(Object config) throws MalformedModelException {
+    if (config instanceof byte[]) {
+      return ((byte[]) config).clone();
+    }
+    if (config instanceof String) {
+      try {
+        return Base64.getDecoder().decode((String) config);
+      } catch (IllegalArgumentException e) {
+        throw new MalformedModelException("ConfigProto is not Base64: " + config, e);
+      }
+    }
+    try {
+      Method toByteArray = config.getClass().getMethod("toByteArray");
+      return (byte[]) toByteArray.invoke(config);
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new MalformedModelException("ConfigProto must be bytes, Base64 text or a protobuf"
+          + " message, got " + config.getClass().getName(), e);
+    }
+  }
+
+  /** The SavedModel directory: modelDir/prefix if it holds saved_model.pb, else modelDir. */
+  private Path findExportDir(String prefix) throws FileNotFoundException {
+    Path candidate = modelDir.resolve(prefix);
+    if (Files.isRegularFile(candidate.resolve("saved_model.pb"))) {
+      return candidate;
+    }
+    if (Files.isRegularFile(modelDir.resolve("saved_model.pb"))) {
+      return modelDir;
+    }
+    throw new FileNotFoundException("no TensorFlow SavedModel (saved_model.pb) in " + modelDir);
+  }
+
+  /** The tfjni SavedModel behind this model (null before load). */
+  public SavedModel getSavedModel() {
+    return savedModel;
+  }
+
+  @Override
+  public void setBlock(Block block) {
+    throw new UnsupportedOperationException("a TensorFlow model's block is its SavedModel");
+  }
+
+  @Override
+  public void close() {
+    if (block != null) {
+      ((TfjniSymbolBlock) block).close();
+      block = null;
+    }
+    if (savedModel != null) {
+      savedModel.close();
+      savedModel = null;
+    }
+    super.close();
+  }
+}

@@ -1,0 +1,1806 @@
+package io.tfjni.djl;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.internal.NDArrayEx;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
+import io.tfjni.OpBuilder;
+import io.tfjni.Tensor;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.Charset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * DJL's NDArray over one tfjni eager array. Every operation is one TensorFlow op run through
+ * tfjni's {@link OpBuilder} (one JNI crossing), plus the few constants it needs (axes, scalars),
+ * which are freed before the method returns. In-place methods ({@code addi}, {@code set}, ...)
+ * replace the native array this object holds.
+ */
+public class TfjniNDArray implements NDArray {
+  private static final String NO_GRADIENT =
+      "tfjni's TensorFlow engine is for inference: no gradients";
+
+  private TfjniNDManager manager;
+  private io.tfjni.NDArray value;
+  private final String uid;
+  private String name;
+  private Shape shape;
+  private DataType dataType;
+  private boolean closed;
+  private TfjniNDArrayEx ex;
+
+  TfjniNDArray(TfjniNDManager manager, io.tfjni.NDArray value) {
+    this.manager = manager;
+    this.value = value;
+    this.uid = NDManager.nextUid();
+    manager.attachInternal(uid, this);
+  }
+
+  /** The tfjni array this DJL array holds (it stays owned by this array). */
+  public io.tfjni.NDArray tfArray() {
+    checkOpen();
+    return value;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("this NDArray is closed");
+    }
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  io.tfjni.NDManager tf() {
+    return manager.tf();
+  }
+
+  OpBuilder op(String opName) {
+    checkOpen();
+    return tf().opBuilder(opName);
+  }
+
+  TfjniNDArray wrap(io.tfjni.NDArray result) {
+    return manager.wrap(result);
+  }
+
+  /** A native result as an array of another manager (e.g. get(manager, index)). */
+  static TfjniNDArray wrapIn(NDManager target, io.tfjni.NDArray result) {
+    return ((TfjniNDManager) target).wrap(result);
+  }
+
+  /** INT64 for sums and products of integers and booleans (as DJL's engines give). */
+  private boolean widensToInt64() {
+    DataType t = getDataType();
+    return t == DataType.BOOLEAN || t == DataType.INT8 || t == DataType.UINT8
+        || t == DataType.INT16 || t == DataType.UINT16 || t == DataType.INT32;
+  }
+
+  io.tfjni.DataType tfType() {
+    return DataTypes.toTf(getDataType());
+  }
+
+  /** The tfjni array of another DJL array (copied into this engine if it is another's). */
+  io.tfjni.NDArray tfOf(NDArray other) {
+    if (other instanceof TfjniNDArray) {
+      return ((TfjniNDArray) other).tfArray();
+    }
+    return ((TfjniNDArray) manager.from(other)).tfArray();
+  }
+
+  /** A scalar of this array's type (the caller closes it). */
+  io.tfjni.NDArray scalar(Number n) {
+    return tf().scalar(tfType(), n);
+  }
+
+  io.tfjni.NDArray intVector(int... values) {
+    return tf().create(values.clone(), values.length);
+  }
+
+  io.tfjni.NDArray longVector(long... values) {
+    return tf().create(values.clone(), values.length);
+  }
+
+  private NDArray unary(String opName) {
+    return wrap(op(opName).addInput(value).build());
+  }
+
+  private NDArray binary(String opName, NDArray other) {
+    return wrap(op(opName).addInput(value).addInput(tfOf(other)).build());
+  }
+
+  private NDArray binary(String opName, Number n) {
+    try (io.tfjni.NDArray s = scalar(n)) {
+      return wrap(op(opName).addInput(value).addInput(s).build());
+    }
+  }
+
+  private NDArray compare(String opName, NDArray other) {
+    io.tfjni.NDArray b = tfOf(other);
+    if (b.dataType() != value.dataType()) {
+      try (io.tfjni.NDArray cast = b.cast(value.dataType())) {
+        return wrap(op(opName).addInput(value).addInput(cast).build());
+      }
+    }
+    return wrap(op(opName).addInput(value).addInput(b).build());
+  }
+
+  /** Replaces this array's value with {@code result}'s and returns this. */
+  private NDArray inPlace(NDArray result) {
+    intern(result);
+    return this;
+  }
+
+  private String divOp() {
+    return getDataType().isFloating() ? "RealDiv" : "TruncateDiv";
+  }
+
+  private int rank() {
+    return getShape().dimension();
+  }
+
+  private int[] allAxes() {
+    return IntStream.range(0, rank()).toArray();
+  }
+
+  private int normAxis(int axis) {
+    int r = rank();
+    int a = axis < 0 ? axis + r : axis;
+    if (a < 0 || a >= Math.max(r, 1)) {
+      throw new IllegalArgumentException("axis " + axis + " out of range for rank " + r);
+    }
+    return a;
+  }
+
+  private NDArray reduce(String opName, int[] axes, boolean keepDims) {
+    try (io.tfjni.NDArray ax = intVector(axes)) {
+      return wrap(op(opName).addInput(value).addInput(ax).setAttr("keep_dims", keepDims)
+          .build());
+    }
+  }
+
+  // ---- identity and memory -------------------------------------------------------------------
+
+  @Override
+  public NDManager getManager() {
+    return manager;
+  }
+
+  @Override
+  public String getName() {
+    return name;
+  }
+
+  @Override
+  public void setName(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public String getUid() {
+    return uid;
+  }
+
+  @Override
+  public DataType getDataType() {
+    checkOpen();
+    if (dataType == null) {
+      dataType = DataTypes.fromTf(value.dataType());
+    }
+    return dataType;
+  }
+
+  @Override
+  public Device getDevice() {
+    return Device.cpu();
+  }
+
+  @Override
+  public Shape getShape() {
+    checkOpen();
+    if (shape == null) {
+      shape = new Shape(value.shape());
+    }
+    return shape;
+  }
+
+  @Override
+  public SparseFormat getSparseFormat() {
+    return SparseFormat.DENSE;
+  }
+
+  @Override
+  public void attach(NDManager newManager) {
+    detach();
+    this.manager = (TfjniNDManager) newManager;
+    newManager.attachInternal(uid, this);
+  }
+
+  @Override
+  public void tempAttach(NDManager newManager) {
+    NDManager original = manager;
+    detach();
+    this.manager = (TfjniNDManager) newManager;
+    newManager.tempAttachInternal(original, uid, this);
+  }
+
+  @Override
+  public void detach() {
+    manager.detachInternal(uid);
+    manager = manager.getEngine().systemManager();
+  }
+
+  @Override
+  public NDArray toDevice(Device device, boolean copy) {
+    if (!device.isGpu()) {
+      return copy ? duplicate() : this;
+    }
+    throw new UnsupportedOperationException("tfjni's DJL engine runs on the CPU");
+  }
+
+  @Override
+  public NDArray toType(DataType type, boolean copy) {
+    if (type == getDataType()) {
+      return copy ? duplicate() : this;
+    }
+    if (type == DataType.STRING || getDataType() == DataType.STRING) {
+      throw new UnsupportedOperationException("no cast between STRING and numbers");
+    }
+    TfjniNDArray result = wrap(value.cast(DataTypes.toTf(type)));
+    result.setName(name);
+    return result;
+  }
+
+  @Override
+  public NDArray duplicate() {
+    // Arrays are never written in place (set() replaces the value), so sharing is a copy.
+    TfjniNDArray copy = wrap(op("Identity").addInput(value).build());
+    copy.setName(name);
+    return copy;
+  }
+
+  @Override
+  public void setRequiresGradient(boolean requiresGrad) {
+    if (requiresGrad) {
+      throw new UnsupportedOperationException(NO_GRADIENT);
+    }
+  }
+
+  @Override
+  public NDArray getGradient() {
+    throw new UnsupportedOperationException(NO_GRADIENT);
+  }
+
+  @Override
+  public boolean hasGradient() {
+    return false;
+  }
+
+  @Override
+  public NDArray stopGradient() {
+    return unary("StopGradient");
+  }
+
+  @Override
+  public ByteBuffer toByteBuffer(boolean tryDirect) {
+    checkOpen();
+    if (getDataType() == DataType.STRING) {
+      throw new IllegalStateException("a STRING array has no byte buffer; use toStringArray()");
+    }
+    try (Tensor t = value.toTensor()) {
+      ByteBuffer src = t.buffer();
+      ByteBuffer out = ByteBuffer.allocateDirect(src.remaining()).order(ByteOrder.nativeOrder());
+      out.put(src);
+      out.rewind();
+      return out;
+    }
+  }
+
+  @Override
+  public String[] toStringArray(Charset charset) {
+    checkOpen();
+    byte[][] bytes = value.toBytesArray();
+    String[] out = new String[bytes.length];
+    for (int i = 0; i < bytes.length; i++) {
+      out[i] = new String(bytes[i], charset);
+    }
+    return out;
+  }
+
+  @Override
+  public void set(Buffer buffer) {
+    NDArray replacement = manager.create(buffer, getShape(), getDataType());
+    intern(replacement);
+  }
+
+  @Override
+  public void intern(NDArray replaced) {
+    checkOpen();
+    TfjniNDArray other = (TfjniNDArray) manager.from(replaced);
+    if (other == this) {
+      return;
+    }
+    io.tfjni.NDArray old = value;
+    value = other.value;
+    shape = null;
+    dataType = null;
+    // The other object gives up its value without freeing it.
+    other.manager.detachInternal(other.uid);
+    other.value = null;
+    other.closed = true;
+    old.close();
+  }
+
+  @Override
+  public boolean isReleased() {
+    return closed;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      manager.detachInternal(uid);
+      if (value != null) {
+        value.close();
+        value = null;
+      }
+    }
+  }
+
+  @Override
+  public NDArrayEx getNDArrayInternal() {
+    if (ex == null) {
+      ex = new TfjniNDArrayEx(this);
+    }
+    return ex;
+  }
+
+  @Override
+  public boolean contentEquals(Number number) {
+    if (number == null || getDataType() == DataType.BOOLEAN
+        || getDataType() == DataType.STRING) {
+      return false;
+    }
+    try (io.tfjni.NDArray n = scalar(number);
+        NDArray eq = wrap(op("Equal").addInput(value).addInput(n).build());
+        NDArray all = eq.all()) {
+      return all.getBoolean();
+    }
+  }
+
+  @Override
+  public boolean contentEquals(NDArray other) {
+    if (other == null || !getShape().equals(other.getShape())
+        || getDataType() != other.getDataType()) {
+      return false;
+    }
+    if (getDataType() == DataType.STRING) {
+      return Arrays.equals(toStringArray(), other.toStringArray());
+    }
+    return Arrays.equals(toByteArray(), other.toByteArray());
+  }
+
+  @Override
+  public boolean equals(Object obj) {
+    return obj instanceof NDArray && contentEquals((NDArray) obj);
+  }
+
+  @Override
+  public int hashCode() {
+    return 0;
+  }
+
+  @Override
+  public String toString() {
+    if (closed) {
+      return "This array is already closed";
+    }
+    return toDebugString();
+  }
+
+  // ---- arithmetic ----------------------------------------------------------------------------
+
+  @Override
+  public NDArray add(Number n) {
+    return binary("AddV2", n);
+  }
+
+  @Override
+  public NDArray add(NDArray other) {
+    return binary("AddV2", other);
+  }
+
+  @Override
+  public NDArray sub(Number n) {
+    return binary("Sub", n);
+  }
+
+  @Override
+  public NDArray sub(NDArray other) {
+    return binary("Sub", other);
+  }
+
+  @Override
+  public NDArray mul(Number n) {
+    return binary("Mul", n);
+  }
+
+  @Override
+  public NDArray mul(NDArray other) {
+    return binary("Mul", other);
+  }
+
+  @Override
+  public NDArray div(Number n) {
+    return binary(divOp(), n);
+  }
+
+  @Override
+  public NDArray div(NDArray other) {
+    return binary(divOp(), other);
+  }
+
+  @Override
+  public NDArray mod(Number n) {
+    return binary("FloorMod", n);
+  }
+
+  @Override
+  public NDArray mod(NDArray other) {
+    return binary("FloorMod", other);
+  }
+
+  @Override
+  public NDArray pow(Number n) {
+    return binary("Pow", n);
+  }
+
+  @Override
+  public NDArray pow(NDArray other) {
+    return binary("Pow", other);
+  }
+
+  @Override
+  public NDArray xlogy(NDArray other) {
+    return binary("Xlogy", other);
+  }
+
+  @Override
+  public NDArray maximum(Number n) {
+    return binary("Maximum", n);
+  }
+
+  @Override
+  public NDArray maximum(NDArray other) {
+    return binary("Maximum", other);
+  }
+
+  @Override
+  public NDArray minimum(Number n) {
+    return binary("Minimum", n);
+  }
+
+  @Override
+  public NDArray minimum(NDArray other) {
+    return binary("Minimum", other);
+  }
+
+  @Override
+  public NDArray addi(Number n) {
+    return inPlace(add(n));
+  }
+
+  @Override
+  public NDArray addi(NDArray other) {
+    return inPlace(add(other));
+  }
+
+  @Override
+  public NDArray subi(Number n) {
+    return inPlace(sub(n));
+  }
+
+  @Override
+  public NDArray subi(NDArray other) {
+    return inPlace(sub(other));
+  }
+
+  @Override
+  public NDArray muli(Number n) {
+    return inPlace(mul(n));
+  }
+
+  @Override
+  public NDArray muli(NDArray other) {
+    return inPlace(mul(other));
+  }
+
+  @Override
+  public NDArray divi(Number n) {
+    return inPlace(div(n));
+  }
+
+  @Override
+  public NDArray divi(NDArray other) {
+    return inPlace(div(other));
+  }
+
+  @Override
+  public NDArray modi(Number n) {
+    return inPlace(mod(n));
+  }
+
+  @Override
+  public NDArray modi(NDArray other) {
+    return inPlace(mod(other));
+  }
+
+  @Override
+  public NDArray powi(Number n) {
+    return inPlace(pow(n));
+  }
+
+  @Override
+  public NDArray powi(NDArray other) {
+    return inPlace(pow(other));
+  }
+
+  @Override
+  public NDArray neg() {
+    return unary("Neg");
+  }
+
+  @Override
+  public NDArray negi() {
+    return inPlace(neg());
+  }
+
+  @Override
+  public NDArray sign() {
+    return unary("Sign");
+  }
+
+  @Override
+  public NDArray signi() {
+    return inPlace(sign());
+  }
+
+  // ---- comparison and logic ------------------------------------------------------------------
+
+  @Override
+  public NDArray eq(Number n) {
+    return binary("Equal", n);
+  }
+
+  @Override
+  public NDArray eq(NDArray other) {
+    return compare("Equal", other);
+  }
+
+  @Override
+  public NDArray neq(Number n) {
+    return binary("NotEqual", n);
+  }
+
+  @Override
+  public NDArray neq(NDArray other) {
+    return compare("NotEqual", other);
+  }
+
+  @Override
+  public NDArray gt(Number n) {
+    return binary("Greater", n);
+  }
+
+  @Override
+  public NDArray gt(NDArray other) {
+    return compare("Greater", other);
+  }
+
+  @Override
+  public NDArray gte(Number n) {
+    return binary("GreaterEqual", n);
+  }
+
+  @Override
+  public NDArray gte(NDArray other) {
+    return compare("GreaterEqual", other);
+  }
+
+  @Override
+  public NDArray lt(Number n) {
+    return binary("Less", n);
+  }
+
+  @Override
+  public NDArray lt(NDArray other) {
+    return compare("Less", other);
+  }
+
+  @Override
+  public NDArray lte(Number n) {
+    return binary("LessEqual", n);
+  }
+
+  @Override
+  public NDArray lte(NDArray other) {
+    return compare("LessEqual", other);
+  }
+
+  private io.tfjni.NDArray asBool(io.tfjni.NDArray a) {
+    return a.dataType() == io.tfjni.DataType.BOOL ? null : a.cast(io.tfjni.DataType.BOOL);
+  }
+
+  private NDArray logical(String opName, NDArray other) {
+    io.tfjni.NDArray b = tfOf(other);
+    try (io.tfjni.NDArray ac = asBool(value); io.tfjni.NDArray bc = asBool(b)) {
+      return wrap(op(opName).addInput(ac == null ? value : ac).addInput(bc == null ? b : bc)
+          .build());
+    }
+  }
+
+  @Override
+  public NDArray logicalAnd(NDArray other) {
+    return logical("LogicalAnd", other);
+  }
+
+  @Override
+  public NDArray logicalOr(NDArray other) {
+    return logical("LogicalOr", other);
+  }
+
+  @Override
+  public NDArray logicalXor(NDArray other) {
+    return logical("NotEqual", other);
+  }
+
+  @Override
+  public NDArray logicalNot() {
+    try (io.tfjni.NDArray ac = asBool(value)) {
+      return wrap(op("LogicalNot").addInput(ac == null ? value : ac).build());
+    }
+  }
+
+  @Override
+  public NDArray isInfinite() {
+    return unary("IsInf");
+  }
+
+  @Override
+  public NDArray isNaN() {
+    return unary("IsNan");
+  }
+
+  // ---- element-wise math ---------------------------------------------------------------------
+
+  @Override
+  public NDArray abs() {
+    return unary("Abs");
+  }
+
+  @Override
+  public NDArray square() {
+    return unary("Square");
+  }
+
+  @Override
+  public NDArray sqrt() {
+    return unary("Sqrt");
+  }
+
+  @Override
+  public NDArray cbrt() {
+    try (io.tfjni.NDArray s = value.sign(); io.tfjni.NDArray a = value.abs();
+        io.tfjni.NDArray third = scalar(1.0 / 3); io.tfjni.NDArray p = a.pow(third)) {
+      return wrap(s.mul(p));
+    }
+  }
+
+  @Override
+  public NDArray floor() {
+    return getDataType().isFloating() ? unary("Floor") : duplicate();
+  }
+
+  @Override
+  public NDArray ceil() {
+    return getDataType().isFloating() ? unary("Ceil") : duplicate();
+  }
+
+  @Override
+  public NDArray round() {
+    return unary("Round");
+  }
+
+  @Override
+  public NDArray trunc() {
+    if (!getDataType().isFloating()) {
+      return duplicate();
+    }
+    try (io.tfjni.NDArray s = value.sign(); io.tfjni.NDArray a = value.abs();
+        io.tfjni.NDArray f = a.floor()) {
+      return wrap(s.mul(f));
+    }
+  }
+
+  @Override
+  public NDArray exp() {
+    return unary("Exp");
+  }
+
+  @Override
+  public NDArray gammaln() {
+    return unary("Lgamma");
+  }
+
+  @Override
+  public NDArray log() {
+    return unary("Log");
+  }
+
+  private NDArray logBase(double base) {
+    try (io.tfjni.NDArray ln = value.log(); io.tfjni.NDArray d = scalar(Math.log(base))) {
+      return wrap(op("RealDiv").addInput(ln).addInput(d).build());
+    }
+  }
+
+  @Override
+  public NDArray log10() {
+    return logBase(10);
+  }
+
+  @Override
+  public NDArray log2() {
+    return logBase(2);
+  }
+
+  @Override
+  public NDArray sin() {
+    return unary("Sin");
+  }
+
+  @Override
+  public NDArray cos() {
+    return unary("Cos");
+  }
+
+  @Override
+  public NDArray tan() {
+    return unary("Tan");
+  }
+
+  @Override
+  public NDArray asin() {
+    return unary("Asin");
+  }
+
+  @Override
+  public NDArray acos() {
+    return unary("Acos");
+  }
+
+  @Override
+  public NDArray atan() {
+    return unary("Atan");
+  }
+
+  @Override
+  public NDArray atan2(NDArray other) {
+    return binary("Atan2", other);
+  }
+
+  @Override
+  public NDArray sinh() {
+    return unary("Sinh");
+  }
+
+  @Override
+  public NDArray cosh() {
+    return unary("Cosh");
+  }
+
+  @Override
+  public NDArray tanh() {
+    return unary("Tanh");
+  }
+
+  @Override
+  public NDArray asinh() {
+    return unary("Asinh");
+  }
+
+  @Override
+  public NDArray acosh() {
+    return unary("Acosh");
+  }
+
+  @Override
+  public NDArray atanh() {
+    return unary("Atanh");
+  }
+
+  @Override
+  public NDArray toDegrees() {
+    return mul(180.0 / Math.PI);
+  }
+
+  @Override
+  public NDArray toRadians() {
+    return mul(Math.PI / 180.0);
+  }
+
+  @Override
+  public NDArray erf() {
+    return unary("Erf");
+  }
+
+  @Override
+  public NDArray erfinv() {
+    return unary("Erfinv");
+  }
+
+  @Override
+  public NDArray clip(Number min, Number max) {
+    try (io.tfjni.NDArray lo = scalar(min); io.tfjni.NDArray hi = scalar(max)) {
+      return wrap(op("ClipByValue").addInput(value).addInput(lo).addInput(hi).build());
+    }
+  }
+
+  // ---- reductions ----------------------------------------------------------------------------
+
+  @Override
+  public NDArray max() {
+    return reduce("Max", allAxes(), false);
+  }
+
+  @Override
+  public NDArray max(int[] axes, boolean keepDims) {
+    return reduce("Max", axes, keepDims);
+  }
+
+  @Override
+  public NDArray min() {
+    return reduce("Min", allAxes(), false);
+  }
+
+  @Override
+  public NDArray min(int[] axes, boolean keepDims) {
+    return reduce("Min", axes, keepDims);
+  }
+
+  private NDArray boolAsInt(String opName, int[] axes, boolean keepDims) {
+    if (widensToInt64()) {
+      try (NDArray asInt = toType(DataType.INT64, false)) {
+        return ((TfjniNDArray) asInt).reduce(opName, axes, keepDims);
+      }
+    }
+    return reduce(opName, axes, keepDims);
+  }
+
+  @Override
+  public NDArray sum() {
+    return boolAsInt("Sum", allAxes(), false);
+  }
+
+  @Override
+  public NDArray sum(int[] axes, boolean keepDims) {
+    return boolAsInt("Sum", axes, keepDims);
+  }
+
+  @Override
+  public NDArray prod() {
+    return boolAsInt("Prod", allAxes(), false);
+  }
+
+  @Override
+  public NDArray prod(int[] axes, boolean keepDims) {
+    return boolAsInt("Prod", axes, keepDims);
+  }
+
+  @Override
+  public NDArray mean() {
+    return reduce("Mean", allAxes(), false);
+  }
+
+  @Override
+  public NDArray mean(int[] axes, boolean keepDims) {
+    return reduce("Mean", axes, keepDims);
+  }
+
+  @Override
+  public NDArray cumSum() {
+    try (NDArray flat = flatten()) {
+      return flat.cumSum(0);
+    }
+  }
+
+  @Override
+  public NDArray cumSum(int axis) {
+    if (widensToInt64()) {
+      try (NDArray wide = toType(DataType.INT64, false)) {
+        return wide.cumSum(axis);
+      }
+    }
+    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
+      return wrap(op("Cumsum").addInput(value).addInput(ax).build());
+    }
+  }
+
+  @Override
+  public NDArray cumProd(int axis) {
+    if (widensToInt64()) {
+      try (NDArray wide = toType(DataType.INT64, false)) {
+        return wide.cumProd(axis, DataType.INT64);
+      }
+    }
+    return cumProdOwnType(axis);
+  }
+
+  private NDArray cumProdOwnType(int axis) {
+    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
+      return wrap(op("Cumprod").addInput(value).addInput(ax).build());
+    }
+  }
+
+  @Override
+  public NDArray cumProd(int axis, DataType type) {
+    if (type == getDataType()) {
+      return cumProdOwnType(axis);
+    }
+    try (NDArray cast = toType(type, false)) {
+      return ((TfjniNDArray) cast).cumProdOwnType(axis);
+    }
+  }
+
+  @Override
+  public NDArray argMax() {
+    try (NDArray flat = flatten()) {
+      return flat.argMax(0);
+    }
+  }
+
+  @Override
+  public NDArray argMax(int axis) {
+    return arg("ArgMax", axis);
+  }
+
+  @Override
+  public NDArray argMin() {
+    try (NDArray flat = flatten()) {
+      return flat.argMin(0);
+    }
+  }
+
+  @Override
+  public NDArray argMin(int axis) {
+    return arg("ArgMin", axis);
+  }
+
+  private NDArray arg(String opName, int axis) {
+    if (isEmpty()) {
+      throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
+    }
+    if (isScalar()) {
+      return wrap(tf().scalar(0L));
+    }
+    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
+      return wrap(op(opName).addInput(value).addInput(ax)
+          .setAttr("output_type", io.tfjni.DataType.INT64).build());
+    }
+  }
+
+  /** Moves {@code axis} to the end, runs TopKV2 with k, returns values and INT64 indices. */
+  @Override
+  public NDList topK(int k, int axis, boolean largest, boolean sorted) {
+    int a = normAxis(axis);
+    int r = rank();
+    int[] perm = IntStream.range(0, r).toArray();
+    perm[a] = r - 1;
+    perm[r - 1] = a;
+    boolean moved = a != r - 1;
+    try (NDArray swapped = moved ? transpose(perm) : null;
+        NDArray source = largest ? null : (moved ? swapped : this).neg()) {
+      TfjniNDArray input = (TfjniNDArray) (source != null ? source : moved ? swapped : this);
+      io.tfjni.NDArray[] out;
+      try (io.tfjni.NDArray kk = tf().scalar(k)) {
+        out = input.op("TopKV2").addInput(input.value).addInput(kk).setAttr("sorted", sorted)
+            .buildAll();
+      }
+      try (NDArray values = wrap(out[0]); NDArray indices32 = wrap(out[1]);
+          NDArray indices = indices32.toType(DataType.INT64, false);
+          NDArray signed = largest ? null : values.neg()) {
+        NDArray v = largest ? values : signed;
+        NDArray v2 = moved ? v.transpose(perm) : v.duplicate();
+        NDArray i2 = moved ? indices.transpose(perm) : indices.duplicate();
+        return new NDList(v2, i2);
+      }
+    }
+  }
+
+  @Override
+  public NDArray sort() {
+    return sort(-1);
+  }
+
+  @Override
+  public NDArray sort(int axis) {
+    if (isScalar() || isEmpty()) {
+      return duplicate();
+    }
+    return wrap(value.sort(normAxis(axis), false));
+  }
+
+  @Override
+  public NDArray argSort(int axis, boolean ascending) {
+    if (isScalar() || isEmpty()) {
+      try (NDArray zeros = manager.zeros(getShape(), DataType.INT64)) {
+        return zeros.duplicate();
+      }
+    }
+    try (io.tfjni.NDArray idx = value.argSort(normAxis(axis), !ascending)) {
+      return wrap(idx.cast(io.tfjni.DataType.INT64));
+    }
+  }
+
+  @Override
+  public NDArray softmax(int axis) {
+    if (isScalar()) {
+      return manager.ones(getShape(), getDataType());
+    }
+    return wrap(value.softmax(axis));
+  }
+
+  @Override
+  public NDArray logSoftmax(int axis) {
+    if (isScalar()) {
+      return manager.zeros(getShape(), getDataType());
+    }
+    return wrap(value.logSoftmax(axis));
+  }
+
+  @Override
+  public NDArray median() {
+    return percentile(50);
+  }
+
+  @Override
+  public NDArray median(int[] axes) {
+    return percentile(50, axes);
+  }
+
+  /** numpy.percentile's default (linear interpolation between the two nearest ranks). */
+  @Override
+  public NDArray percentile(Number percentile) {
+    try (NDArray flat = flatten()) {
+      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    }
+  }
+
+  @Override
+  public NDArray percentile(Number percentile, int[] axes) {
+    int r = rank();
+    boolean[] reduced = new boolean[r];
+    for (int axis : axes) {
+      reduced[normAxis(axis)] = true;
+    }
+    int[] perm = new int[r];
+    List<Long> kept = new ArrayList<>();
+    int j = 0;
+    long[] dims = getShape().getShape();
+    for (int i = 0; i < r; i++) {
+      if (!reduced[i]) {
+        perm[j++] = i;
+        kept.add(dims[i]);
+      }
+    }
+    for (int i = 0; i < r; i++) {
+      if (reduced[i]) {
+        perm[j++] = i;
+      }
+    }
+    long[] grouped = new long[kept.size() + 1];
+    for (int i = 0; i < kept.size(); i++) {
+      grouped[i] = kept.get(i);
+    }
+    grouped[kept.size()] = -1;
+    try (NDArray moved = transpose(perm); NDArray flat = moved.reshape(new Shape(grouped))) {
+      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    }
+  }
+
+  private NDArray percentileOfLastAxis(double q) {
+    if (q < 0 || q > 100) {
+      throw new IllegalArgumentException("a percentile is in [0, 100], got " + q);
+    }
+    long n = getShape().get(rank() - 1);
+    if (n == 0) {
+      throw new IllegalArgumentException("percentile of an empty axis");
+    }
+    double position = q / 100 * (n - 1);
+    long lo = (long) Math.floor(position);
+    long hi = (long) Math.ceil(position);
+    double fraction = position - lo;
+    try (NDArray sorted = sort(-1);
+        NDArray low = sorted.get("..., " + lo); NDArray high = sorted.get("..., " + hi);
+        NDArray span = high.sub(low); NDArray part = span.mul(fraction)) {
+      return low.add(part);
+    }
+  }
+
+  @Override
+  public NDArray norm(boolean keepDims) {
+    try (NDArray sq = mul(this); NDArray s = sq.sum(allAxes(), keepDims)) {
+      return s.sqrt();
+    }
+  }
+
+  @Override
+  public NDArray norm(int ord, int[] axes, boolean keepDims) {
+    if (ord == 2) {
+      try (NDArray sq = mul(this); NDArray s = sq.sum(axes, keepDims)) {
+        return s.sqrt();
+      }
+    } else if (ord == 1) {
+      try (NDArray a = abs()) {
+        return a.sum(axes, keepDims);
+      }
+    }
+    throw new UnsupportedOperationException("norm: only ord 1 and 2 are implemented");
+  }
+
+  @Override
+  public NDArray normalize(double exponent, long dim, double eps) {
+    if (exponent != 2) {
+      throw new UnsupportedOperationException("normalize: only p = 2 is implemented");
+    }
+    try (NDArray n = norm(2, new int[] {(int) dim}, true); NDArray m = n.maximum(eps)) {
+      return div(m);
+    }
+  }
+
+  // ---- shapes --------------------------------------------------------------------------------
+
+  @Override
+  public NDArray reshape(Shape newShape) {
+    try (io.tfjni.NDArray dims = longVector(newShape.getShape())) {
+      return wrap(op("Reshape").addInput(value).addInput(dims).build());
+    }
+  }
+
+  @Override
+  public NDArray flatten() {
+    return reshape(new Shape(-1));
+  }
+
+  @Override
+  public NDArray flatten(int startDim, int endDim) {
+    long[] dims = getShape().getShape();
+    int s = startDim < 0 ? startDim + dims.length : startDim;
+    int e = endDim < 0 ? endDim + dims.length : endDim;
+    long[] out = new long[dims.length - (e - s)];
+    int j = 0;
+    for (int i = 0; i < s; i++) {
+      out[j++] = dims[i];
+    }
+    long n = 1;
+    for (int i = s; i <= e; i++) {
+      n *= dims[i];
+    }
+    out[j++] = n;
+    for (int i = e + 1; i < dims.length; i++) {
+      out[j++] = dims[i];
+    }
+    return reshape(new Shape(out));
+  }
+
+  @Override
+  public NDArray expandDims(int axis) {
+    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
+      return wrap(op("ExpandDims").addInput(value).addInput(ax).build());
+    }
+  }
+
+  @Override
+  public NDArray squeeze(int[] axes) {
+    if (axes.length == 0 || isScalar()) {
+      return duplicate();
+    }
+    long[] dims = getShape().getShape();
+    for (int axis : axes) {
+      int a = normAxis(axis);
+      if (dims[a] != 1) {
+        throw new IllegalArgumentException("cannot squeeze axis " + axis + " of size "
+            + dims[a]);
+      }
+    }
+    long[] a = Arrays.stream(axes).mapToLong(i -> i).toArray();
+    return wrap(op("Squeeze").addInput(value).setAttr("squeeze_dims", a).build());
+  }
+
+  @Override
+  public NDArray transpose() {
+    int r = rank();
+    int[] perm = new int[r];
+    for (int i = 0; i < r; i++) {
+      perm[i] = r - 1 - i;
+    }
+    return transpose(perm);
+  }
+
+  @Override
+  public NDArray transpose(int... axes) {
+    if (axes.length != rank()) {
+      throw new IllegalArgumentException("transpose needs " + rank() + " axes, got "
+          + axes.length);
+    }
+    try (io.tfjni.NDArray perm = intVector(axes)) {
+      return wrap(op("Transpose").addInput(value).addInput(perm).build());
+    }
+  }
+
+  @Override
+  public NDArray broadcast(Shape target) {
+    try (io.tfjni.NDArray dims = longVector(target.getShape())) {
+      return wrap(op("BroadcastTo").addInput(value).addInput(dims).build());
+    }
+  }
+
+  @Override
+  public NDArray flip(int... axes) {
+    try (io.tfjni.NDArray ax = intVector(axes)) {
+      return wrap(op("ReverseV2").addInput(value).addInput(ax).build());
+    }
+  }
+
+  @Override
+  public NDList split(long[] indices, int axis) {
+    int a = normAxis(axis);
+    long total = getShape().get(a);
+    if (indices.length == 0) {
+      return new NDList(duplicate());
+    }
+    long[] sizes = new long[indices.length];
+    for (int i = 0; i < indices.length; i++) {
+      long start = Math.min(indices[i], total);
+      long end = i + 1 < indices.length ? Math.min(indices[i + 1], total) : total;
+      sizes[i] = Math.max(0, end - start);
+    }
+    if (indices[0] != 0) {
+      // DJL's indices are split points; a first piece before the first point.
+      long[] withFirst = new long[sizes.length + 1];
+      withFirst[0] = Math.min(indices[0], total);
+      System.arraycopy(sizes, 0, withFirst, 1, sizes.length);
+      sizes = withFirst;
+    }
+    io.tfjni.NDArray[] parts;
+    try (io.tfjni.NDArray sz = longVector(sizes); io.tfjni.NDArray ax = tf().scalar(a)) {
+      parts = op("SplitV").addInput(value).addInput(sz).addInput(ax)
+          .setAttr("num_split", sizes.length).buildAll();
+    }
+    NDList out = new NDList(parts.length);
+    for (io.tfjni.NDArray part : parts) {
+      out.add(wrap(part));
+    }
+    return out;
+  }
+
+  @Override
+  public NDArray tile(long repeats) {
+    long[] multiples = new long[Math.max(rank(), 1)];
+    Arrays.fill(multiples, repeats);
+    return tile(multiples);
+  }
+
+  @Override
+  public NDArray tile(int axis, long repeats) {
+    long[] multiples = new long[rank()];
+    Arrays.fill(multiples, 1);
+    multiples[normAxis(axis)] = repeats;
+    return tile(multiples);
+  }
+
+  @Override
+  public NDArray tile(long[] repeats) {
+    int r = rank();
+    NDArray source = this;
+    NDArray expanded = null;
+    if (repeats.length > r) {
+      long[] dims = new long[repeats.length];
+      Arrays.fill(dims, 1);
+      System.arraycopy(getShape().getShape(), 0, dims, repeats.length - r, r);
+      expanded = reshape(new Shape(dims));
+      source = expanded;
+    } else if (repeats.length < r) {
+      long[] full = new long[r];
+      Arrays.fill(full, 1);
+      System.arraycopy(repeats, 0, full, r - repeats.length, repeats.length);
+      repeats = full;
+    }
+    try (io.tfjni.NDArray m = longVector(repeats)) {
+      return wrap(op("Tile").addInput(((TfjniNDArray) source).value).addInput(m).build());
+    } finally {
+      if (expanded != null) {
+        expanded.close();
+      }
+    }
+  }
+
+  @Override
+  public NDArray tile(Shape desiredShape) {
+    long[] target = desiredShape.getShape();
+    long[] dims = getShape().getShape();
+    if (target.length != dims.length) {
+      throw new IllegalArgumentException("tile: the shape must have rank " + dims.length);
+    }
+    long[] multiples = new long[dims.length];
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] == 0 || target[i] % dims[i] != 0) {
+        throw new IllegalArgumentException("tile: " + desiredShape + " is no multiple of "
+            + getShape());
+      }
+      multiples[i] = target[i] / dims[i];
+    }
+    return tile(multiples);
+  }
+
+  @Override
+  public NDArray repeat(long repeats) {
+    NDArray result = duplicate();
+    for (int axis = 0; axis < rank(); axis++) {
+      try (NDArray previous = result) {
+        result = previous.repeat(axis, repeats);
+      }
+    }
+    return result;
+  }
+
+  /** numpy.repeat along one axis: expand after it, tile there, merge the two axes. */
+  @Override
+  public NDArray repeat(int axis, long repeats) {
+    int a = normAxis(axis);
+    long[] dims = getShape().getShape();
+    long[] multiples = new long[dims.length + 1];
+    Arrays.fill(multiples, 1);
+    multiples[a + 1] = repeats;
+    long[] merged = dims.clone();
+    merged[a] = dims[a] * repeats;
+    try (NDArray e = expandDims(a + 1); NDArray t = e.tile(multiples)) {
+      return t.reshape(new Shape(merged));
+    }
+  }
+
+  @Override
+  public NDArray repeat(long[] repeats) {
+    NDArray result = duplicate();
+    for (int axis = 0; axis < repeats.length; axis++) {
+      try (NDArray previous = result) {
+        result = previous.repeat(axis, repeats[axis]);
+      }
+    }
+    return result;
+  }
+
+  @Override
+  public NDArray repeat(Shape desiredShape) {
+    // Aligned to the last axes, as broadcasting.
+    long[] target = desiredShape.getShape();
+    long[] dims = getShape().getShape();
+    long[] repeats = new long[dims.length];
+    int offset = dims.length - target.length;
+    for (int i = 0; i < dims.length; i++) {
+      repeats[i] = i < offset ? 1 : target[i - offset] / dims[i];
+    }
+    return repeat(repeats);
+  }
+
+  @Override
+  public NDArray pad(Shape padding, double padValue) {
+    long[] p = padding.getShape();
+    int r = rank();
+    long[] pairs = new long[2 * r];
+    // DJL (PyTorch style): pairs from the last axis backwards.
+    for (int i = 0; i < p.length / 2; i++) {
+      int axis = r - 1 - i;
+      pairs[2 * axis] = p[2 * i];
+      pairs[2 * axis + 1] = p[2 * i + 1];
+    }
+    try (io.tfjni.NDArray pads = tf().create(pairs, r, 2); io.tfjni.NDArray v = scalar(padValue)) {
+      return wrap(op("PadV2").addInput(value).addInput(pads).addInput(v).build());
+    }
+  }
+
+  // ---- linear algebra ------------------------------------------------------------------------
+
+  @Override
+  public NDArray dot(NDArray other) {
+    int r1 = rank();
+    int r2 = other.getShape().dimension();
+    if (r1 == 0 || r2 == 0) {
+      return mul(other);
+    }
+    if (r1 == 1 && r2 == 1) {
+      try (NDArray m = mul(other)) {
+        return m.sum();
+      }
+    }
+    if (r2 == 1) {
+      try (NDArray o2 = other.expandDims(1); NDArray m = matMul(o2)) {
+        return m.squeeze(new int[] {-1});
+      }
+    }
+    if (r1 <= 2 && r2 == 2) {
+      return matMul(other);
+    }
+    throw new UnsupportedOperationException("dot: rank " + r1 + " x rank " + r2);
+  }
+
+  @Override
+  public NDArray matMul(NDArray other) {
+    int r1 = rank();
+    int r2 = other.getShape().dimension();
+    if (r1 == 0 || r2 == 0) {
+      throw new IllegalArgumentException("matMul: scalars are not matrices");
+    }
+    if (r1 == 1 || r2 == 1) {
+      try (NDArray a = r1 == 1 ? expandDims(0) : duplicate();
+          NDArray b = r2 == 1 ? other.expandDims(1) : other.duplicate();
+          NDArray m = a.matMul(b)) {
+        int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
+            : r1 == 1 ? new int[] {-2} : new int[] {-1};
+        return m.squeeze(drop);
+      }
+    }
+    return binary("BatchMatMulV2", other);
+  }
+
+  @Override
+  public NDArray batchMatMul(NDArray other) {
+    return binary("BatchMatMulV2", other);
+  }
+
+  @Override
+  public NDArray batchDot(NDArray other) {
+    return binary("BatchMatMulV2", other);
+  }
+
+  @Override
+  public NDArray inverse() {
+    return unary("MatrixInverse");
+  }
+
+  @Override
+  public NDArray diagonal() {
+    return diagonal(0, 0, 1);
+  }
+
+  @Override
+  public NDArray diagonal(int offset) {
+    return diagonal(offset, 0, 1);
+  }
+
+  @Override
+  public NDArray diagonal(int offset, int axis1, int axis2) {
+    int r = rank();
+    int a1 = normAxis(axis1);
+    int a2 = normAxis(axis2);
+    int[] perm = new int[r];
+    int j = 0;
+    for (int i = 0; i < r; i++) {
+      if (i != a1 && i != a2) {
+        perm[j++] = i;
+      }
+    }
+    perm[j++] = a1;
+    perm[j] = a2;
+    try (NDArray t = transpose(perm); io.tfjni.NDArray k = tf().scalar(offset);
+        io.tfjni.NDArray pad = scalar(0)) {
+      return wrap(((TfjniNDArray) t).op("MatrixDiagPartV3").addInput(((TfjniNDArray) t).value)
+          .addInput(k).addInput(pad).build());
+    }
+  }
+
+  @Override
+  public NDArray trace(int offset, int axis1, int axis2) {
+    try (NDArray d = diagonal(offset, axis1, axis2)) {
+      return d.sum(new int[] {-1});
+    }
+  }
+
+  // ---- indexing ------------------------------------------------------------------------------
+
+  /** Indices as TensorFlow takes them (INT32/INT64); the caller closes a returned cast. */
+  io.tfjni.NDArray indexCast(NDArray index) {
+    io.tfjni.NDArray i = tfOf(index);
+    io.tfjni.DataType t = i.dataType();
+    return t == io.tfjni.DataType.INT32 || t == io.tfjni.DataType.INT64 ? null
+        : i.cast(io.tfjni.DataType.INT64);
+  }
+
+  /**
+   * DJL's gather is torch.gather: {@code out[i][j][k] = this[i][index[i][j][k]][k]} for axis 1,
+   * the index of this array's rank and no larger in the other axes. This array is cut to the
+   * index's extent in the other axes, the axis moved last, and GatherV2 run with every leading
+   * axis a batch axis.
+   */
+  @Override
+  public NDArray gather(NDArray index, int axis) {
+    return wrap(takeAlongAxis(index, axis));
+  }
+
+  io.tfjni.NDArray takeAlongAxis(NDArray index, int axis) {
+    int r = rank();
+    int a = normAxis(axis);
+    long[] dims = getShape().getShape();
+    long[] indexDims = index.getShape().getShape();
+    if (indexDims.length != r) {
+      throw new IllegalArgumentException("gather: the index must have rank " + r + ", got "
+          + index.getShape());
+    }
+    long[] size = dims.clone();
+    for (int d = 0; d < r; d++) {
+      if (d != a) {
+        if (indexDims[d] > dims[d]) {
+          throw new IllegalArgumentException("gather: index " + index.getShape()
+              + " is larger than " + getShape() + " in axis " + d);
+        }
+        size[d] = indexDims[d];
+      }
+    }
+    int[] perm = IntStream.range(0, r).toArray();
+    perm[a] = r - 1;
+    perm[r - 1] = a;
+    try (io.tfjni.NDArray cut = value.slice(new long[r], size);
+        io.tfjni.NDArray moved = cut.transpose(perm);
+        io.tfjni.NDArray cast = indexCast(index);
+        io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm);
+        io.tfjni.NDArray ax = tf().scalar(r - 1);
+        io.tfjni.NDArray taken = op("GatherV2").addInput(moved).addInput(idx).addInput(ax)
+            .setAttr("batch_dims", r - 1).build()) {
+      return taken.transpose(perm);
+    }
+  }
+
+  /**
+   * DJL's gatherNd (MXNet's gather_nd): the index's first axis holds the coordinates, where
+   * TensorFlow's GatherNd wants them in the last; the index is transposed accordingly.
+   */
+  @Override
+  public NDArray gatherNd(NDArray index) {
+    int r = index.getShape().dimension();
+    int[] perm = new int[r];
+    for (int i = 0; i < r; i++) {
+      perm[i] = (i + 1) % r;
+    }
+    try (io.tfjni.NDArray cast = indexCast(index);
+        io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm)) {
+      return wrap(op("GatherNd").addInput(value).addInput(idx).build());
+    }
+  }
+
+  @Override
+  public NDArray take(NDManager target, NDArray index) {
+    // numpy.take: indices into the flattened array; the result has the index's shape.
+    try (io.tfjni.NDArray flat = value.reshape(-1); io.tfjni.NDArray ax = tf().scalar(0);
+        io.tfjni.NDArray cast = indexCast(index)) {
+      return wrapIn(target, op("GatherV2").addInput(flat)
+          .addInput(cast == null ? tfOf(index) : cast).addInput(ax).build());
+    }
+  }
+
+  @Override
+  public NDArray put(NDArray index, NDArray data) {
+    // Flat indices, as torch.put: scatter into the flattened array.
+    try (NDArray flat = flatten(); NDArray idx = index.toType(DataType.INT64, true);
+        NDArray idx2 = idx.reshape(-1, 1); NDArray vals = data.toType(getDataType(), true);
+        NDArray vals1 = vals.flatten();
+        NDArray updated = ((TfjniNDArray) flat).scatterNd(idx2, vals1)) {
+      return updated.reshape(getShape());
+    }
+  }
+
+  private NDArray scatterNd(NDArray indices, NDArray updates) {
+    return wrap(op("TensorScatterUpdate").addInput(value).addInput(tfOf(indices))
+        .addInput(tfOf(updates)).build());
+  }
+
+  @Override
+  public NDArray scatter(NDArray index, NDArray data, int axis) {
+    throw new UnsupportedOperationException("scatter: not implemented yet");
+  }
+
+  @Override
+  public NDArray booleanMask(NDArray index, int axis) {
+    if (index.getShape().dimension() == 0) {
+      try (NDArray mask = index.reshape(1); NDArray expanded = expandDims(0)) {
+        return expanded.booleanMask(mask, axis);
+      }
+    }
+    if (axis != 0) {
+      throw new UnsupportedOperationException("booleanMask: only axis 0 is implemented");
+    }
+    try (io.tfjni.NDArray where = tf().opBuilder("Where").addInput(tfOf(index)).build()) {
+      return wrap(op("GatherNd").addInput(value).addInput(where).build());
+    }
+  }
+
+  /** Sets {@code this[b][t...]} to {@code v} where {@code t >= sequenceLength[b]}. */
+  @Override
+  public NDArray sequenceMask(NDArray sequenceLength, float v) {
+    if (rank() < 2 || sequenceLength.getShape().dimension() != 1
+        || sequenceLength.getShape().get(0) != getShape().get(0)) {
+      throw new IllegalArgumentException("sequenceMask needs an array of rank >= 2 and one"
+          + " length per row; got " + getShape() + " and " + sequenceLength.getShape());
+    }
+    long steps = getShape().get(1);
+    long[] maskShape = new long[rank()];
+    java.util.Arrays.fill(maskShape, 1);
+    maskShape[0] = getShape().get(0);
+    maskShape[1] = steps;
+    try (NDArray t = manager.arange(0f, (float) steps, 1f, DataType.FLOAT32);
+        NDArray len = sequenceLength.toType(DataType.FLOAT32, true);
+        NDArray column = len.reshape(-1, 1); NDArray mask2 = t.lt(column);
+        NDArray mask = mask2.reshape(new Shape(maskShape));
+        NDArray fill = manager.full(new Shape(), v, getDataType())) {
+      return getNDArrayInternal().where(mask, fill);
+    }
+  }
+
+  @Override
+  public NDArray sequenceMask(NDArray sequenceLength) {
+    return sequenceMask(sequenceLength, 0);
+  }
+
+  @Override
+  public NDArray nonzero() {
+    if (isScalar()) {
+      try (NDArray vector = reshape(new Shape(1))) {
+        return vector.nonzero();
+      }
+    }
+    try (io.tfjni.NDArray b = asBool(value)) {
+      return wrap(op("Where").addInput(b == null ? value : b).build());
+    }
+  }
+
+  @Override
+  public NDList unique(Integer dim, boolean sorted, boolean returnInverse, boolean returnCounts) {
+    throw new UnsupportedOperationException("unique: not implemented yet");
+  }
+
+  @Override
+  public NDArray oneHot(int depth, float onValue, float offValue, DataType type) {
+    io.tfjni.DataType t = DataTypes.toTf(type);
+    try (io.tfjni.NDArray d = tf().scalar(depth); io.tfjni.NDArray on = tf().scalar(t, onValue);
+        io.tfjni.NDArray off = tf().scalar(t, offValue);
+        io.tfjni.NDArray idx = value.dataType() == io.tfjni.DataType.INT32
+            || value.dataType() == io.tfjni.DataType.INT64 ? null
+            : value.cast(io.tfjni.DataType.INT64)) {
+      return wrap(op("OneHot").addInput(idx == null ? value : idx).addInput(d).addInput(on)
+          .addInput(off).setAttr("axis", -1).build());
+    }
+  }
+
+  // ---- not (yet) implemented -----------------------------------------------------------------
+
+  @Override
+  public NDArray toDense() {
+    return duplicate();
+  }
+
+  @Override
+  public NDArray toSparse(SparseFormat fmt) {
+    throw new UnsupportedOperationException("sparse arrays: not implemented");
+  }
+
+  /** numpy.rot90: k quarter turns from the first axis towards the second. */
+  @Override
+  public NDArray rotate90(int times, int[] axes) {
+    if (axes.length != 2) {
+      throw new IllegalArgumentException("rotate90 needs two axes");
+    }
+    int a0 = normAxis(axes[0]);
+    int a1 = normAxis(axes[1]);
+    int k = ((times % 4) + 4) % 4;
+    if (k == 0) {
+      return duplicate();
+    }
+    if (k == 2) {
+      return flip(a0, a1);
+    }
+    int[] perm = IntStream.range(0, rank()).toArray();
+    perm[a0] = a1;
+    perm[a1] = a0;
+    if (k == 1) {
+      try (NDArray flipped = flip(a1)) {
+        return flipped.transpose(perm);
+      }
+    }
+    try (NDArray swapped = transpose(perm)) {
+      return swapped.flip(a1);
+    }
+  }
+
+  @Override
+  public NDArray fft(long length, long axis) {
+    throw new UnsupportedOperationException("fft: not implemented yet");
+  }
+
+  @Override
+  public NDArray rfft(long length, long axis) {
+    throw new UnsupportedOperationException("rfft: not implemented yet");
+  }
+
+  @Override
+  public NDArray ifft(long length, long axis) {
+    throw new UnsupportedOperationException("ifft: not implemented yet");
+  }
+
+  @Override
+  public NDArray irfft(long length, long axis) {
+    throw new UnsupportedOperationException("irfft: not implemented yet");
+  }
+
+  @Override
+  public NDArray fft2(long[] sizes, long[] axes) {
+    throw new UnsupportedOperationException("fft2: not implemented yet");
+  }
+
+  @Override
+  public NDArray ifft2(long[] sizes, long[] axes) {
+    throw new UnsupportedOperationException("ifft2: not implemented yet");
+  }
+
+  @Override
+  public NDArray stft(long nFft, long hopLength, boolean center, NDArray window,
+      boolean normalize, boolean returnComplex) {
+    throw new UnsupportedOperationException("stft: not implemented yet");
+  }
+
+  @Override
+  public NDArray complex() {
+    throw new UnsupportedOperationException("complex: not implemented yet");
+  }
+
+  @Override
+  public NDArray real() {
+    throw new UnsupportedOperationException("real: not implemented yet");
+  }
+
+  @Override
+  public NDArray conj() {
+    throw new UnsupportedOperationException("conj: not implemented yet");
+  }
+
+  /** numpy.diff: n times {@code a[1:] - a[:-1]} along the axis. */
+  @Override
+  public NDArray diff(int n, int dim) {
+    int a = normAxis(dim);
+    NDArray result = duplicate();
+    for (int i = 0; i < n; i++) {
+      try (NDArray previous = result) {
+        TfjniNDArray p = (TfjniNDArray) previous;
+        long[] begin = new long[rank()];
+        long[] size = new long[rank()];
+        java.util.Arrays.fill(size, -1);
+        long length = p.getShape().get(a);
+        size[a] = Math.max(0, length - 1);
+        begin[a] = Math.min(1, length);
+        try (io.tfjni.NDArray tail = p.value.slice(begin, size)) {
+          begin[a] = 0;
+          try (io.tfjni.NDArray head = p.value.slice(begin, size)) {
+            result = wrap(op("Sub").addInput(tail).addInput(head).build());
+          }
+        }
+      }
+    }
+    return result;
+  }
+}

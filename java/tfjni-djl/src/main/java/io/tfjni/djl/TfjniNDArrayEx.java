@@ -1,0 +1,480 @@
+package io.tfjni.djl;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDArrayIndexer;
+import ai.djl.ndarray.internal.NDArrayEx;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
+import ai.djl.nn.recurrent.RNN;
+import ai.djl.util.RandomUtils;
+import java.util.List;
+
+/** DJL's engine-internal operations (activations, image ops, ...) for {@link TfjniNDArray}. */
+final class TfjniNDArrayEx implements NDArrayEx {
+  private static final String TRAINING = "tfjni's TensorFlow engine is for inference: ";
+
+  private final TfjniNDArray array;
+
+  TfjniNDArrayEx(TfjniNDArray array) {
+    this.array = array;
+  }
+
+  @Override
+  public NDArray getArray() {
+    return array;
+  }
+
+  private NDArray unary(String opName) {
+    return array.wrap(array.op(opName).addInput(array.tfArray()).build());
+  }
+
+  @Override
+  public NDArray rdivi(NDArray b) {
+    NDArray result = b.div(array);
+    array.intern(result);
+    return array;
+  }
+
+  /** n - x in one op (not -(x - n), which gives -0 where x == n). */
+  @Override
+  public NDArray rsub(Number n) {
+    try (io.tfjni.NDArray s = array.scalar(n)) {
+      return array.wrap(array.op("Sub").addInput(s).addInput(array.tfArray()).build());
+    }
+  }
+
+  @Override
+  public NDArray rsubi(Number n) {
+    array.intern(rsub(n));
+    return array;
+  }
+
+  @Override
+  public NDArray rsubi(NDArray b) {
+    array.intern(b.sub(array));
+    return array;
+  }
+
+  @Override
+  public NDArray rmodi(NDArray b) {
+    NDArray result = b.mod(array);
+    array.intern(result);
+    return array;
+  }
+
+  @Override
+  public NDArray rpowi(Number n) {
+    try (NDArray base = array.getManager().full(array.getShape(), n.floatValue(),
+        array.getDataType())) {
+      NDArray result = base.pow(array);
+      array.intern(result);
+      return array;
+    }
+  }
+
+  @Override
+  public NDArray relu() {
+    return unary("Relu");
+  }
+
+  @Override
+  public NDArray sigmoid() {
+    return unary("Sigmoid");
+  }
+
+  @Override
+  public NDArray tanh() {
+    return unary("Tanh");
+  }
+
+  @Override
+  public NDArray softPlus() {
+    return unary("Softplus");
+  }
+
+  @Override
+  public NDArray softSign() {
+    return unary("Softsign");
+  }
+
+  @Override
+  public NDArray leakyRelu(float alpha) {
+    return array.wrap(array.op("LeakyRelu").addInput(array.tfArray()).setAttr("alpha", alpha)
+        .build());
+  }
+
+  @Override
+  public NDArray elu(float alpha) {
+    // alpha * (exp(x) - 1) for x < 0, x otherwise (Elu has alpha 1).
+    try (NDArray e = unary("Elu"); NDArray neg = array.lt(0); NDArray scaled = e.mul(alpha)) {
+      return scaled.getNDArrayInternal().where(neg, e);
+    }
+  }
+
+  @Override
+  public NDArray selu() {
+    return unary("Selu");
+  }
+
+  @Override
+  public NDArray gelu() {
+    return array.wrap(array.tfArray().gelu(false));
+  }
+
+  @Override
+  public NDArray maxPool(Shape kernelShape, Shape stride, Shape padding, boolean ceilMode) {
+    throw new UnsupportedOperationException("maxPool: not implemented yet");
+  }
+
+  @Override
+  public NDArray globalMaxPool() {
+    throw new UnsupportedOperationException("globalMaxPool: not implemented yet");
+  }
+
+  @Override
+  public NDArray avgPool(Shape kernelShape, Shape stride, Shape padding, boolean ceilMode,
+      boolean countIncludePad) {
+    throw new UnsupportedOperationException("avgPool: not implemented yet");
+  }
+
+  @Override
+  public NDArray globalAvgPool() {
+    throw new UnsupportedOperationException("globalAvgPool: not implemented yet");
+  }
+
+  @Override
+  public NDArray lpPool(float normType, Shape kernelShape, Shape stride, Shape padding,
+      boolean ceilMode) {
+    throw new UnsupportedOperationException("lpPool: not implemented yet");
+  }
+
+  @Override
+  public NDArray globalLpPool(float normType) {
+    throw new UnsupportedOperationException("globalLpPool: not implemented yet");
+  }
+
+  @Override
+  public void adadeltaUpdate(NDList inputs, NDList weights, float weightDecay,
+      float rescaleGrad, float clipGrad, float rho, float epsilon) {
+    throw new UnsupportedOperationException(TRAINING + "no optimizers");
+  }
+
+  @Override
+  public void adagradUpdate(NDList inputs, NDList weights, float learningRate,
+      float weightDecay, float rescaleGrad, float clipGrad, float epsilon) {
+    throw new UnsupportedOperationException(TRAINING + "no optimizers");
+  }
+
+  @Override
+  public void adamUpdate(NDList inputs, NDList weights, float learningRate,
+      float learningRateBiasCorrection, float weightDecay, float rescaleGrad, float clipGrad,
+      float beta1, float beta2, float epsilon, boolean lazyUpdate, boolean adamw) {
+    throw new UnsupportedOperationException(TRAINING + "no optimizers");
+  }
+
+  @Override
+  public void nagUpdate(NDList inputs, NDList weights, float learningRate, float weightDecay,
+      float rescaleGrad, float clipGrad, float momentum) {
+    throw new UnsupportedOperationException(TRAINING + "no optimizers");
+  }
+
+  @Override
+  public void rmspropUpdate(NDList inputs, NDList weights, float learningRate,
+      float weightDecay, float rescaleGrad, float clipGrad, float rho, float momentum,
+      float epsilon, boolean centered) {
+    throw new UnsupportedOperationException(TRAINING + "no optimizers");
+  }
+
+  @Override
+  public void sgdUpdate(NDList inputs, NDList weights, float learningRate, float weightDecay,
+      float rescaleGrad, float clipGrad, float momentum, boolean lazyUpdate) {
+    throw new UnsupportedOperationException(TRAINING + "no optimizers");
+  }
+
+  @Override
+  public NDList convolution(NDArray input, NDArray weight, NDArray bias, Shape stride,
+      Shape padding, Shape dilation, int groups) {
+    throw new UnsupportedOperationException("convolution: not implemented yet");
+  }
+
+  @Override
+  public NDList deconvolution(NDArray input, NDArray weight, NDArray bias, Shape stride,
+      Shape padding, Shape outPadding, Shape dilation, int groups) {
+    throw new UnsupportedOperationException("deconvolution: not implemented yet");
+  }
+
+  @Override
+  public NDList linear(NDArray input, NDArray weight, NDArray bias) {
+    // y = x W^T + b, as DJL's Linear block defines it.
+    try (NDArray wt = weight.transpose()) {
+      NDArray y = input.matMul(wt);
+      if (bias != null) {
+        try (NDArray noBias = y) {
+          y = noBias.add(bias);
+        }
+      }
+      return new NDList(y);
+    }
+  }
+
+  @Override
+  public NDList embedding(NDArray input, NDArray weight, SparseFormat sparse) {
+    return new NDList(weight.gather(input, 0));
+  }
+
+  @Override
+  public NDList prelu(NDArray input, NDArray alpha) {
+    try (NDArray neg = input.lt(0); NDArray scaled = input.mul(alpha)) {
+      return new NDList(scaled.getNDArrayInternal().where(neg, input));
+    }
+  }
+
+  @Override
+  public NDList dropout(NDArray input, float rate, boolean training) {
+    if (training) {
+      throw new UnsupportedOperationException(TRAINING + "no training-mode dropout");
+    }
+    return new NDList(input.duplicate());
+  }
+
+  @Override
+  public NDList layerNorm(NDArray input, Shape normalizedShape, NDArray gamma, NDArray beta,
+      float eps) {
+    throw new UnsupportedOperationException("layerNorm: not implemented yet");
+  }
+
+  @Override
+  public NDList batchNorm(NDArray input, NDArray runningMean, NDArray runningVar,
+      NDArray gamma, NDArray beta, int axis, float momentum, float eps, boolean training) {
+    throw new UnsupportedOperationException("batchNorm: not implemented yet");
+  }
+
+  @Override
+  public NDList rnn(NDArray input, NDArray state, NDList params, boolean hasBiases,
+      int numLayers, RNN.Activation activation, double dropRate, boolean training,
+      boolean bidirectional, boolean batchFirst) {
+    throw new UnsupportedOperationException("rnn: not implemented yet");
+  }
+
+  @Override
+  public NDList gru(NDArray input, NDArray state, NDList params, boolean hasBiases,
+      int numLayers, double dropRate, boolean training, boolean bidirectional,
+      boolean batchFirst) {
+    throw new UnsupportedOperationException("gru: not implemented yet");
+  }
+
+  @Override
+  public NDList lstm(NDArray input, NDList states, NDList params, boolean hasBiases,
+      int numLayers, double dropRate, boolean training, boolean bidirectional,
+      boolean batchFirst) {
+    throw new UnsupportedOperationException("lstm: not implemented yet");
+  }
+
+  /** HWC, as DJL's TensorFlow engine: the image (0..255) / 255 as FLOAT32. */
+  @Override
+  public NDArray normalize(float[] mean, float[] std) {
+    int dim = array.getShape().dimension();
+    Shape shape = dim == 3 ? new Shape(1, 1, mean.length) : new Shape(1, 1, 1, mean.length);
+    NDManager manager = array.getManager();
+    try (NDArray m = manager.create(mean, shape); NDArray s = manager.create(std, shape);
+        NDArray centered = array.sub(m)) {
+      return centered.div(s);
+    }
+  }
+
+  /** HWC kept (TensorFlow's layout): values / 255 as FLOAT32, as DJL's TensorFlow engine. */
+  @Override
+  public NDArray toTensor() {
+    try (NDArray f = array.toType(DataType.FLOAT32, true)) {
+      return f.div(255f);
+    }
+  }
+
+  @Override
+  public NDArray interpolation(long[] size, int mode, boolean alignCorners) {
+    throw new UnsupportedOperationException("interpolation: not implemented yet");
+  }
+
+  /**
+   * NDImageUtils' interpolations (NEAREST, BILINEAR, AREA, BICUBIC) as TensorFlow's resize ops
+   * with half-pixel centers (as tf.image.resize); HWC or NHWC; NEAREST keeps the input's type,
+   * the others give FLOAT32 (TensorFlow's kernels).
+   */
+  @Override
+  public NDArray resize(int width, int height, int interpolation) {
+    Shape shape = array.getShape();
+    if (shape.size() == 0 || shape.dimension() < 3) {
+      throw new IllegalArgumentException("resize needs an HWC or NHWC image, got " + shape);
+    }
+    String opName;
+    switch (interpolation) {
+      case 0:
+        opName = "ResizeNearestNeighbor";
+        break;
+      case 1:
+        opName = "ResizeBilinear";
+        break;
+      case 2:
+        opName = "ResizeArea";
+        break;
+      case 3:
+        opName = "ResizeBicubic";
+        break;
+      default:
+        throw new UnsupportedOperationException("interpolation " + interpolation
+            + " is not supported");
+    }
+    boolean single = shape.dimension() == 3;
+    try (NDArray batch = single ? array.expandDims(0) : array.duplicate();
+        io.tfjni.NDArray size = array.tf().create(new int[] {height, width}, 2)) {
+      TfjniNDArray b = (TfjniNDArray) batch;
+      io.tfjni.OpBuilder op = b.op(opName).addInput(b.tfArray()).addInput(size);
+      if (!"ResizeArea".equals(opName)) {
+        op.setAttr("half_pixel_centers", true);
+      }
+      try (NDArray out = b.wrap(op.build())) {
+        return single ? out.squeeze(new int[] {0}) : out.duplicate();
+      }
+    }
+  }
+
+  @Override
+  public NDArray randomFlipLeftRight() {
+    throw new UnsupportedOperationException("randomFlipLeftRight: not implemented yet");
+  }
+
+  @Override
+  public NDArray randomFlipTopBottom() {
+    throw new UnsupportedOperationException("randomFlipTopBottom: not implemented yet");
+  }
+
+  /** Scales the image by 1 + a uniform factor in [-brightness, brightness]. */
+  @Override
+  public NDArray randomBrightness(float brightness) {
+    float factor = 1 + RandomUtils.nextFloat(-brightness, brightness);
+    return array.mul(factor);
+  }
+
+  /** TensorFlow's AdjustHue by a uniform delta in [-hue, hue] (of a full turn, at most 0.5). */
+  @Override
+  public NDArray randomHue(float hue) {
+    float delta = RandomUtils.nextFloat(-Math.min(hue, 0.5f), Math.min(hue, 0.5f));
+    return adjust("AdjustHue", delta);
+  }
+
+  /**
+   * Brightness, contrast (AdjustContrastv2), saturation (AdjustSaturation) and hue, each by a
+   * uniform factor around 1 (delta around 0 for hue), in that order.
+   */
+  @Override
+  public NDArray randomColorJitter(float brightness, float contrast, float saturation,
+      float hue) {
+    try (NDArray b = randomBrightness(brightness);
+        NDArray c = ((TfjniNDArrayEx) b.getNDArrayInternal()).adjust("AdjustContrastv2",
+            1 + RandomUtils.nextFloat(-contrast, contrast));
+        NDArray s = ((TfjniNDArrayEx) c.getNDArrayInternal()).adjust("AdjustSaturation",
+            1 + RandomUtils.nextFloat(-saturation, saturation))) {
+      return s.getNDArrayInternal().randomHue(hue);
+    }
+  }
+
+  /** An image op taking (images, FLOAT factor) on a FLOAT copy of an RGB (last axis 3) image. */
+  NDArray adjust(String opName, float factor) {
+    try (NDArray f = array.toType(DataType.FLOAT32, true);
+        io.tfjni.NDArray amount = array.tf().scalar(factor)) {
+      TfjniNDArray image = (TfjniNDArray) f;
+      return array.wrap(array.op(opName).addInput(image.tfArray()).addInput(amount).build());
+    }
+  }
+
+  @Override
+  public NDArrayIndexer getIndexer(NDManager manager) {
+    return new TfjniNDArrayIndexer(manager);
+  }
+
+  @Override
+  public NDArray where(NDArray condition, NDArray other) {
+    // NDArrays.where(condition, x, y) calls x.getNDArrayInternal().where(condition, y).
+    // A condition of lower rank that matches the leading axes applies to them (DJL broadcasts
+    // it so); otherwise it broadcasts from the last axis, as numpy.
+    NDArray widest = array.getShape().dimension() >= other.getShape().dimension() ? array
+        : other;
+    int missing = widest.getShape().dimension() - condition.getShape().dimension();
+    NDArray aligned = null;
+    if (missing > 0 && condition.getShape().equals(
+        widest.getShape().slice(0, condition.getShape().dimension()))) {
+      long[] dims = java.util.Arrays.copyOf(condition.getShape().getShape(),
+          condition.getShape().dimension() + missing);
+      java.util.Arrays.fill(dims, condition.getShape().dimension(), dims.length, 1);
+      aligned = condition.reshape(dims);
+    }
+    io.tfjni.NDArray cond = array.tfOf(aligned != null ? aligned : condition);
+    io.tfjni.NDArray y = array.tfOf(other);
+    try (io.tfjni.NDArray c = cond.dataType() == io.tfjni.DataType.BOOL ? null
+        : cond.cast(io.tfjni.DataType.BOOL);
+        io.tfjni.NDArray yc = y.dataType() == array.tfArray().dataType() ? null
+            : y.cast(array.tfArray().dataType())) {
+      return array.wrap(array.op("SelectV2").addInput(c == null ? cond : c)
+          .addInput(array.tfArray()).addInput(yc == null ? y : yc).build());
+    } finally {
+      if (aligned != null) {
+        aligned.close();
+      }
+    }
+  }
+
+  @Override
+  public NDArray stack(NDList arrays, int axis) {
+    io.tfjni.NDArray[] values = new io.tfjni.NDArray[arrays.size() + 1];
+    values[0] = array.tfArray();
+    for (int i = 0; i < arrays.size(); i++) {
+      values[i + 1] = array.tfOf(arrays.get(i));
+    }
+    return array.wrap(array.op("Pack").addInputList(values).setAttr("axis", axis).build());
+  }
+
+  @Override
+  public NDArray concat(NDList arrays, int axis) {
+    if (array.getShape().dimension() == 0) {
+      // DJL concatenates scalars into a vector.
+      NDList vectors = new NDList(arrays.size());
+      try (NDArray first = array.reshape(1)) {
+        for (NDArray a : arrays) {
+          vectors.add(a.reshape(1));
+        }
+        return first.getNDArrayInternal().concat(vectors, axis);
+      } finally {
+        vectors.close();
+      }
+    }
+    io.tfjni.NDArray[] values = new io.tfjni.NDArray[arrays.size() + 1];
+    values[0] = array.tfArray();
+    for (int i = 0; i < arrays.size(); i++) {
+      values[i + 1] = array.tfOf(arrays.get(i));
+    }
+    try (io.tfjni.NDArray ax = array.tf().scalar(axis)) {
+      return array.wrap(array.op("ConcatV2").addInputList(values).addInput(ax).build());
+    }
+  }
+
+  @Override
+  public NDList multiBoxTarget(NDList inputs, float iouThreshold, float ignoreThreshold,
+      float negativeMiningRatio, float negativeMiningThreshold, int minNegativeSamples) {
+    throw new UnsupportedOperationException("multiBoxTarget: no TensorFlow op");
+  }
+
+  @Override
+  public NDList multiBoxPrior(List<Float> sizes, List<Float> ratios, List<Float> steps,
+      List<Float> offsets, boolean clip) {
+    throw new UnsupportedOperationException("multiBoxPrior: no TensorFlow op");
+  }
+
+  @Override
+  public NDList multiBoxDetection(NDList inputs, boolean clip, float threshold,
+      int backgroundId, float nmsThreshold, boolean forceSuppress, int nmsTopK) {
+    throw new UnsupportedOperationException("multiBoxDetection: no TensorFlow op");
+  }
+}

@@ -1,0 +1,353 @@
+package io.tfjni.djl;
+
+import ai.djl.Device;
+import ai.djl.ndarray.BaseNDManager;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import java.nio.charset.Charset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * DJL's NDManager over tfjni's eager arrays. Every array it creates holds one tfjni native array;
+ * closing the manager closes them (and its sub-managers) at once, with no garbage collector
+ * involved.
+ */
+public class TfjniNDManager extends BaseNDManager {
+  /** Seeds the random arrays: the engine's seed (if set) and a counter. */
+  private static final AtomicLong RANDOM_COUNTER = new AtomicLong();
+
+  TfjniNDManager(NDManager parent, Device device) {
+    super(parent, device == null ? Device.cpu() : device);
+  }
+
+  static TfjniNDManager newSystemManager() {
+    return new SystemManager();
+  }
+
+  /** The tfjni manager owning the native arrays. */
+  io.tfjni.NDManager tf() {
+    return getEngine().arrays();
+  }
+
+  @Override
+  public final TfjniEngine getEngine() {
+    return TfjniEngine.peek();
+  }
+
+  @Override
+  public ByteBuffer allocateDirect(int capacity) {
+    return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+  }
+
+  @Override
+  public NDArray from(NDArray array) {
+    if (array == null || array instanceof TfjniNDArray) {
+      return array;
+    }
+    NDArray result;
+    if (array.getDataType() == DataType.STRING) {
+      result = create(array.toStringArray(), array.getShape());
+    } else {
+      result = create(array.toByteBuffer(), array.getShape(), array.getDataType());
+    }
+    result.setName(array.getName());
+    return result;
+  }
+
+  @Override
+  public NDManager newSubManager(Device device) {
+    TfjniNDManager child = new TfjniNDManager(this, device);
+    attachUncappedInternal(child.uid, child);
+    return child;
+  }
+
+  /** Wraps a native array of the engine's tfjni manager into this manager. */
+  TfjniNDArray wrap(io.tfjni.NDArray value) {
+    try {
+      return new TfjniNDArray(this, value);
+    } catch (RuntimeException e) {
+      value.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public NDArray create(Buffer data, Shape shape, DataType dataType) {
+    if (dataType == DataType.STRING) {
+      throw new IllegalArgumentException(
+          "a STRING array is made with create(String[], Charset, Shape)");
+    }
+    int size = Math.toIntExact(shape.size());
+    validateBuffer(data, dataType, size);
+    io.tfjni.DataType tfType = DataTypes.toTf(dataType);
+    long[] dims = shape.getShape();
+    if (data instanceof ByteBuffer) {
+      ByteBuffer bytes = ((ByteBuffer) data).duplicate().order(ByteOrder.nativeOrder());
+      return wrap(tf().create(tfType, fromBytes(bytes, tfType, size), dims));
+    }
+    Object values = fromTyped(data, size);
+    Class<?> component = values.getClass().getComponentType();
+    if (component == tfType.javaComponent()) {
+      return wrap(tf().create(tfType, values, dims));
+    }
+    // E.g. an IntBuffer for an INT64 array (DJL accepts any integer buffer): convert.
+    io.tfjni.DataType natural = naturalType(component);
+    try (io.tfjni.NDArray raw = tf().create(natural, values, dims)) {
+      return wrap(raw.cast(tfType));
+    }
+  }
+
+  private static io.tfjni.DataType naturalType(Class<?> component) {
+    if (component == float.class) {
+      return io.tfjni.DataType.FLOAT;
+    } else if (component == double.class) {
+      return io.tfjni.DataType.DOUBLE;
+    } else if (component == int.class) {
+      return io.tfjni.DataType.INT32;
+    } else if (component == long.class) {
+      return io.tfjni.DataType.INT64;
+    } else if (component == short.class) {
+      return io.tfjni.DataType.INT16;
+    }
+    return io.tfjni.DataType.INT8;
+  }
+
+  /** The elements of a native-order byte buffer as tfjni's primitive array for the type. */
+  private static Object fromBytes(ByteBuffer bytes, io.tfjni.DataType type, int size) {
+    Class<?> component = type.javaComponent();
+    int n = size * type.componentsPerElement();
+    if (component == float.class) {
+      float[] out = new float[n];
+      bytes.asFloatBuffer().get(out);
+      return out;
+    } else if (component == double.class) {
+      double[] out = new double[n];
+      bytes.asDoubleBuffer().get(out);
+      return out;
+    } else if (component == int.class) {
+      int[] out = new int[n];
+      bytes.asIntBuffer().get(out);
+      return out;
+    } else if (component == long.class) {
+      long[] out = new long[n];
+      bytes.asLongBuffer().get(out);
+      return out;
+    } else if (component == short.class) {
+      short[] out = new short[n];
+      bytes.asShortBuffer().get(out);
+      return out;
+    } else if (component == boolean.class) {
+      boolean[] out = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = bytes.get() != 0;
+      }
+      return out;
+    } else if (component == byte.class) {
+      byte[] out = new byte[n];
+      bytes.get(out);
+      return out;
+    }
+    throw new UnsupportedOperationException("no array of TensorFlow type " + type);
+  }
+
+  private static Object fromTyped(Buffer data, int size) {
+    if (data instanceof FloatBuffer) {
+      float[] out = new float[size];
+      ((FloatBuffer) data).duplicate().get(out);
+      return out;
+    } else if (data instanceof DoubleBuffer) {
+      double[] out = new double[size];
+      ((DoubleBuffer) data).duplicate().get(out);
+      return out;
+    } else if (data instanceof IntBuffer) {
+      int[] out = new int[size];
+      ((IntBuffer) data).duplicate().get(out);
+      return out;
+    } else if (data instanceof LongBuffer) {
+      long[] out = new long[size];
+      ((LongBuffer) data).duplicate().get(out);
+      return out;
+    } else if (data instanceof ShortBuffer) {
+      short[] out = new short[size];
+      ((ShortBuffer) data).duplicate().get(out);
+      return out;
+    }
+    throw new IllegalArgumentException("unsupported buffer " + data.getClass().getName());
+  }
+
+  @Override
+  public NDArray create(Shape shape, DataType dataType) {
+    return zeros(shape, dataType);
+  }
+
+  @Override
+  public NDArray create(String[] data, Charset charset, Shape shape) {
+    byte[][] bytes = new byte[data.length][];
+    for (int i = 0; i < data.length; i++) {
+      bytes[i] = data[i].getBytes(charset);
+    }
+    return wrap(tf().create(bytes, shape.getShape()));
+  }
+
+  @Override
+  public NDArray zeros(Shape shape, DataType dataType) {
+    return full(shape, 0, dataType);
+  }
+
+  @Override
+  public NDArray ones(Shape shape, DataType dataType) {
+    return full(shape, 1, dataType);
+  }
+
+  @Override
+  public NDArray full(Shape shape, float value, DataType dataType) {
+    if (dataType == DataType.STRING) {
+      throw new IllegalArgumentException("no numeric value for a STRING array");
+    }
+    return wrap(tf().full(DataTypes.toTf(dataType), value, shape.getShape()));
+  }
+
+  @Override
+  public NDArray arange(float start, float stop, float step, DataType dataType) {
+    if (step == 0) {
+      throw new IllegalArgumentException("step must not be 0");
+    }
+    io.tfjni.DataType type = DataTypes.toTf(dataType);
+    // numpy: the count is ceil((stop - start) / step), the values start + i * step.
+    long count = Math.max(0, (long) Math.ceil((stop - start) / (double) step));
+    if (count == 0) {
+      return zeros(new Shape(0), dataType);
+    }
+    if (dataType.isInteger()) {
+      try (io.tfjni.NDArray index = tf().arange(0, (int) count, 1);
+          io.tfjni.NDArray wide = index.cast(io.tfjni.DataType.DOUBLE);
+          io.tfjni.NDArray scaled = wide.mul(step); io.tfjni.NDArray shifted = scaled.add(start);
+          io.tfjni.NDArray floored = shifted.floor()) {
+        return wrap(floored.cast(type));
+      }
+    }
+    try (io.tfjni.NDArray a = tf().scalar(type, start); io.tfjni.NDArray b = tf().scalar(type, stop);
+        io.tfjni.NDArray d = tf().scalar(type, step)) {
+      return wrap(tf().opBuilder("Range").addInput(a).addInput(b).addInput(d).build());
+    }
+  }
+
+  @Override
+  public NDArray eye(int rows, int cols, int k, DataType dataType) {
+    io.tfjni.DataType type = DataTypes.toTf(dataType);
+    int length = Math.max(0, Math.min(rows - Math.max(0, -k), cols - Math.max(0, k)));
+    try (io.tfjni.NDArray diagonal = tf().ones(type, length);
+        io.tfjni.NDArray kk = tf().scalar(k); io.tfjni.NDArray r = tf().scalar(rows);
+        io.tfjni.NDArray c = tf().scalar(cols); io.tfjni.NDArray pad = tf().scalar(type, 0)) {
+      return wrap(tf().opBuilder("MatrixDiagV3").addInput(diagonal).addInput(kk).addInput(r)
+          .addInput(c).addInput(pad).build());
+    }
+  }
+
+  @Override
+  public NDArray linspace(float start, float stop, int num, boolean endpoint) {
+    if (num < 0) {
+      throw new IllegalArgumentException("num must not be negative: " + num);
+    }
+    if (num == 0) {
+      return zeros(new Shape(0), DataType.FLOAT32);
+    }
+    if (!endpoint) {
+      stop = start + (stop - start) * (num - 1) / num;
+    }
+    return wrap(tf().linspace(start, stop, num));
+  }
+
+  private long[] nextSeed() {
+    Integer seed = getEngine().getSeed();
+    return new long[] {seed == null ? System.nanoTime() : seed,
+        RANDOM_COUNTER.incrementAndGet()};
+  }
+
+  @Override
+  public NDArray randomUniform(float low, float high, Shape shape, DataType dataType) {
+    return wrap(tf().randomUniform(nextSeed(), low, high, DataTypes.toTf(dataType),
+        shape.getShape()));
+  }
+
+  @Override
+  public NDArray randomNormal(float loc, float scale, Shape shape, DataType dataType) {
+    return wrap(tf().randomNormal(nextSeed(), loc, scale, DataTypes.toTf(dataType),
+        shape.getShape()));
+  }
+
+  @Override
+  public NDArray randomInteger(long low, long high, Shape shape, DataType dataType) {
+    io.tfjni.DataType type = DataTypes.toTf(dataType);
+    try (io.tfjni.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
+        io.tfjni.NDArray seed = tf().create(nextSeed(), 2);
+        io.tfjni.NDArray lo = tf().scalar(io.tfjni.DataType.INT64, low);
+        io.tfjni.NDArray hi = tf().scalar(io.tfjni.DataType.INT64, high);
+        io.tfjni.NDArray values = tf().opBuilder("StatelessRandomUniformInt").addInput(dims)
+            .addInput(seed).addInput(lo).addInput(hi).build()) {
+      return wrap(values.cast(type));
+    }
+  }
+
+  /** The order of n uniform random values: a uniformly random permutation of 0..n-1. */
+  @Override
+  public NDArray randomPermutation(long n) {
+    try (NDArray keys = randomUniform(0f, 1f, new Shape(n), DataType.FLOAT32)) {
+      return keys.argSort();
+    }
+  }
+
+  /** One FLOAT32 normal sample per (mu, sigma) pair: mu + sigma * N(0, 1). */
+  @Override
+  public NDArray sampleNormal(NDArray mu, NDArray sigma) {
+    return sampleNormal(mu, sigma, new Shape());
+  }
+
+  /** FLOAT32 samples of {@code shape} per (mu, sigma) pair: mu's shape, then {@code shape}. */
+  @Override
+  public NDArray sampleNormal(NDArray mu, NDArray sigma, Shape shape) {
+    Shape full = mu.getShape().addAll(shape);
+    long[] aligned = new long[full.dimension()];
+    java.util.Arrays.fill(aligned, 1);
+    System.arraycopy(mu.getShape().getShape(), 0, aligned, 0, mu.getShape().dimension());
+    try (NDArray unit = randomNormal(0f, 1f, full, DataType.FLOAT32);
+        NDArray m32 = mu.toType(DataType.FLOAT32, true);
+        NDArray s32 = sigma.toType(DataType.FLOAT32, true);
+        NDArray m = m32.reshape(new Shape(aligned)); NDArray s = s32.reshape(new Shape(aligned));
+        NDArray scaled = unit.mul(s)) {
+      return scaled.add(m);
+    }
+  }
+
+  @Override
+  public NDArray truncatedNormal(float loc, float scale, Shape shape, DataType dataType) {
+    io.tfjni.DataType type = DataTypes.toTf(dataType);
+    try (io.tfjni.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
+        io.tfjni.NDArray seed = tf().create(nextSeed(), 2);
+        io.tfjni.NDArray unit = tf().opBuilder("StatelessTruncatedNormal").addInput(dims)
+            .addInput(seed).setAttr("dtype", type).build();
+        io.tfjni.NDArray scaled = unit.mul(scale)) {
+      return wrap(scaled.add(loc));
+    }
+  }
+
+  /** The engine's root manager: lives as long as the process, never closed. */
+  private static final class SystemManager extends TfjniNDManager implements SystemNDManager {
+    SystemManager() {
+      super(null, Device.cpu());
+    }
+
+    @Override
+    public void close() {}
+  }
+}

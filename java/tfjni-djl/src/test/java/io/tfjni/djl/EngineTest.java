@@ -1,0 +1,71 @@
+package io.tfjni.djl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import io.tfjni.TensorFlow;
+import org.junit.jupiter.api.Test;
+
+class EngineTest {
+
+  @Test
+  void registeredUnderTensorFlowAndSaysWhichImplementation() {
+    Engine engine = Engine.getEngine("TensorFlow");
+    assertInstanceOf(TfjniEngine.class, engine);
+    assertEquals("TensorFlow", Engine.getDefaultEngineName());
+    assertEquals(TensorFlow.version(), engine.getVersion());
+    assertTrue(((TfjniEngine) engine).getImplementation().startsWith("tfjni "));
+    assertTrue(engine.toString().contains("tfjni"));
+  }
+
+  @Test
+  void closingAManagerFreesEveryArrayItMade() {
+    long before = TensorFlow.liveObjects().tensorHandles();
+    NDManager manager = NDManager.newBaseManager();
+    NDManager child = manager.newSubManager();
+    NDArray a = manager.create(new float[] {1, 2, 3});
+    NDArray b = child.arange(3f);
+    a.add(b).mul(2).sum();
+    child.zeros(new Shape(2, 2), DataType.INT64);
+    assertTrue(TensorFlow.liveObjects().tensorHandles() >= before + 6);
+    manager.close();
+    assertEquals(before, TensorFlow.liveObjects().tensorHandles());
+    assertTrue(a.isReleased());
+    assertTrue(b.isReleased());
+    assertThrows(IllegalStateException.class, a::getShape);
+  }
+
+  @Test
+  void attachMovesAnArrayToAnotherManager() {
+    long before = TensorFlow.liveObjects().tensorHandles();
+    try (NDManager keeper = NDManager.newBaseManager()) {
+      NDArray kept;
+      try (NDManager scratch = NDManager.newBaseManager()) {
+        kept = scratch.create(new int[] {4, 5}).mul(3);
+        kept.attach(keeper);
+      }
+      assertArrayEquals(new int[] {12, 15}, kept.toIntArray());
+    }
+    assertEquals(before, TensorFlow.liveObjects().tensorHandles());
+  }
+
+  @Test
+  void inPlaceOpsReplaceTheValueWithoutLeaking() {
+    try (NDManager manager = NDManager.newBaseManager()) {
+      NDArray a = manager.create(new float[] {1, 2, 3});
+      long before = TensorFlow.liveObjects().tensorHandles();
+      a.addi(1).muli(2).subi(manager.create(new float[] {1, 1, 1}));
+      // The temporary operand (1 array) is the only new handle left.
+      assertEquals(before + 1, TensorFlow.liveObjects().tensorHandles());
+      assertArrayEquals(new float[] {3, 5, 7}, a.toFloatArray());
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.tfjni.djl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import io.tfjni.TensorFlow;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where DJL's operations mean something other than TensorFlow's op of the same name (torch.gather,
+ * MXNet's gather_nd, numpy's take/percentile/diff/rot90, INT64 sums): expected values worked out
+ * by hand from those definitions.
+ */
+class SemanticsTest {
+  private NDManager manager;
+  private long handlesBefore;
+
+  @BeforeEach
+  void open() {
+    handlesBefore = TensorFlow.liveObjects().tensorHandles();
+    manager = NDManager.newBaseManager();
+  }
+
+  @AfterEach
+  void close() {
+    manager.close();
+    assertEquals(handlesBefore, TensorFlow.liveObjects().tensorHandles(), "handles left");
+  }
+
+  private NDArray matrix(int rows, int cols) {
+    return manager.arange(0f, rows * cols, 1f).reshape(rows, cols);
+  }
+
+  @Test
+  void gatherTakesAlongTheAxis() {
+    // out[i][j] = a[i][index[i][j]], a[i][k] = 4i + k
+    NDArray a = matrix(3, 4);
+    NDArray index = manager.create(new long[] {3, 0, 1, 1, 2, 3}, new Shape(3, 2));
+    assertArrayEquals(new float[] {3, 0, 5, 5, 10, 11}, a.gather(index, 1).toFloatArray());
+  }
+
+  @Test
+  void gatherNdReadsCoordinatesFromTheFirstAxis() {
+    NDArray a = matrix(3, 4);
+    NDArray index = manager.create(new long[] {2, 0, 1, 3}, new Shape(2, 2));
+    // coordinates (2, 1) and (0, 3)
+    assertArrayEquals(new float[] {9, 3}, a.gatherNd(index).toFloatArray());
+  }
+
+  @Test
+  void takeIndexesTheFlatArray() {
+    NDArray a = matrix(3, 4);
+    NDArray index = manager.create(new long[] {11, 0, 5, 6}, new Shape(2, 2));
+    NDArray taken = a.take(index);
+    assertEquals(new Shape(2, 2), taken.getShape());
+    assertArrayEquals(new float[] {11, 0, 5, 6}, taken.toFloatArray());
+  }
+
+  @Test
+  void sumsOfIntegersAreInt64() {
+    NDArray a = manager.create(new byte[] {(byte) 200, (byte) 100}, new Shape(2));
+    NDArray u8 = a.toType(DataType.UINT8, false);
+    NDArray sum = u8.sum();
+    assertEquals(DataType.INT64, sum.getDataType());
+    assertEquals(300L, sum.getLong());
+  }
+
+  @Test
+  void percentileInterpolatesLinearly() {
+    NDArray a = manager.create(new float[] {7, 1, 3, 5, 9});
+    // sorted 1 3 5 7 9; 25% -> rank 1 -> 3; 60% -> rank 2.4 -> 5 + 0.4 * 2
+    assertEquals(3f, a.percentile(25).getFloat());
+    assertEquals(5.8f, a.percentile(60).getFloat(), 1e-6);
+    assertEquals(5f, a.median().getFloat());
+    NDArray m = manager.create(new float[] {4, 1, 2, 8, 6, 7}, new Shape(2, 3));
+    assertArrayEquals(new float[] {2, 7}, m.median(new int[] {1}).toFloatArray());
+  }
+
+  @Test
+  void diffRot90AndSequenceMask() {
+    NDArray v = manager.create(new float[] {1, 4, 9, 16});
+    assertArrayEquals(new float[] {3, 5, 7}, v.diff(1, 0).toFloatArray());
+    assertArrayEquals(new float[] {2, 2}, v.diff(2, 0).toFloatArray());
+    NDArray m = matrix(2, 3); // [[0 1 2] [3 4 5]]
+    NDArray r = m.rotate90(1, new int[] {0, 1}); // [[2 5] [1 4] [0 3]]
+    assertEquals(new Shape(3, 2), r.getShape());
+    assertArrayEquals(new float[] {2, 5, 1, 4, 0, 3}, r.toFloatArray());
+    NDArray lengths = manager.create(new long[] {1, 3});
+    assertArrayEquals(new float[] {0, -1, -1, 3, 4, 5},
+        m.sequenceMask(lengths, -1).toFloatArray());
+    assertThrows(IllegalArgumentException.class, () -> v.sequenceMask(lengths));
+  }
+
+  @Test
+  void getAndSetBySlices() {
+    NDArray m = matrix(3, 4);
+    assertArrayEquals(new float[] {5, 6, 9, 10}, m.get("1:, 1:3").toFloatArray());
+    assertArrayEquals(new float[] {1, 5, 9}, m.get(":, 1").toFloatArray());
+    m.set(new NDIndex("0, :"), 7);
+    m.set(new NDIndex(":, 3"), manager.create(new float[] {-1, -2, -3}));
+    assertArrayEquals(new float[] {7, 7, 7, -1, 4, 5, 6, -2, 8, 9, 10, -3}, m.toFloatArray());
+  }
+
+  @Test
+  void whereBroadcastsAConditionOverTheLeadingAxes() {
+    NDArray x = matrix(2, 2);
+    NDArray y = manager.full(new Shape(2, 2), -1f);
+    NDArray rows = manager.create(new boolean[] {false, true});
+    assertArrayEquals(new float[] {-1, -1, 2, 3}, NDArrays.where(rows, x, y).toFloatArray());
+  }
+
+  @Test
+  void topKAlongAnAxisGivesInt64Indices() {
+    NDArray m = manager.create(new float[] {3, 9, 1, 4, 2, 8}, new Shape(2, 3));
+    NDList top = m.topK(2, 1, true, true);
+    assertArrayEquals(new float[] {9, 3, 8, 4}, top.get(0).toFloatArray());
+    assertEquals(DataType.INT64, top.get(1).getDataType());
+    assertArrayEquals(new long[] {1, 0, 2, 0}, top.get(1).toLongArray());
+    NDList bottom = m.topK(1, 0, false, true);
+    assertArrayEquals(new float[] {3, 2, 1}, bottom.get(0).toFloatArray());
+  }
+}
