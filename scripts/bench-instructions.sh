@@ -12,7 +12,9 @@
 #
 # Environment: CONTENDERS (default "c_api core tfjniFast tfjniMap tfJava"), CALLS (measured calls,
 # default 2000), NATIVE_WARMUP (default 200), JAVA_WARMUP (default 20000: enough for C2 to compile
-# the loop), BENCH_NO_BUILD=1 (use what is built), BENCH_MODELS (the models directory),
+# the loop), THREADINGS (default "pooled": inter-op pool of 2; "caller": inter-op -1, every op on
+# the calling thread, whose count then includes the kernels; "pooled caller" counts both),
+# BENCH_NO_BUILD=1 (use what is built), BENCH_MODELS (the models directory),
 # OUT (results directory; default build/bench-results/instructions-<timestamp>).
 # Prints one JSON line per contender and case and writes them to
 # $OUT/instructions.jsonl: instructions_per_call, and outside_session_run_per_call, the part not
@@ -23,15 +25,20 @@ source "$(dirname "$0")/common.sh"
 
 CONTENDERS="${CONTENDERS:-c_api core tfjniFast tfjniMap tfJava}"
 CALLS="${CALLS:-2000}"
+THREADINGS="${THREADINGS:-pooled}"
 NATIVE_WARMUP="${NATIVE_WARMUP:-200}"
 JAVA_WARMUP="${JAVA_WARMUP:-20000}"
 OUT="${OUT:-$BUILD/bench-results/instructions-$(date -u +%Y%m%dT%H%M%SZ)}"
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 cases=("$@")
 ((${#cases[@]})) || cases=(mlp_b1)
+for threading in $THREADINGS; do
+  [[ "$threading" == pooled || "$threading" == caller ]] ||
+    { echo "bench-instructions.sh: unknown threading '$threading' (pooled or caller)" >&2; exit 2; }
+done
 for contender in $CONTENDERS; do
   case "$contender" in
     c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner) ;;
@@ -68,26 +75,34 @@ measured_instructions() {
 # With one profile per thread, the marked dump is the calling thread's alone.
 VALGRIND=(valgrind --tool=callgrind --separate-threads=yes --dump-instr=no)
 for case in "${cases[@]}"; do
-  for contender in $CONTENDERS; do
-    out="$OUT/callgrind-$contender-$case"
-    log="$OUT/$contender-$case.log"
-    step "Counting $contender on $case ($CALLS calls under callgrind)"
-    start=$SECONDS
-    case "$contender" in
-      c_api | core)
-        "${VALGRIND[@]}" --callgrind-out-file="$out" "$BUILD/bench/call_instructions" --models="$MODELS" \
-          --case="$case" --contender="$contender" --calls="$CALLS" --warmup="$NATIVE_WARMUP" >"$log" 2>&1 ;;
-      *)
-        BENCH_NO_BUILD=1 BENCH_MODELS="$MODELS" \
-          BENCH_JAVA_PREFIX="${VALGRIND[*]} --callgrind-out-file=$out --trace-children=no" \
-          "$ROOT/scripts/bench-java.sh" calls "$contender" "$case" "$JAVA_WARMUP" "$CALLS" >"$log" 2>&1 ;;
-    esac || { tail -n 30 "$log" >&2; echo "bench-instructions.sh: $contender on $case failed (log: $log)" >&2; exit 1; }
-    counts=$(measured_instructions "$out")
-    read -r total session_run <<<"$counts"
-    printf '{"contender": "%s", "case": "%s", "calls": %d, "instructions": %d, "instructions_per_call": %d, ' \
-      "$contender" "$case" "$CALLS" "$total" $((total / CALLS)) | tee -a "$OUT/instructions.jsonl"
-    printf '"outside_session_run_per_call": %d, "seconds": %d}\n' $(((total - session_run) / CALLS)) \
-      $((SECONDS - start)) | tee -a "$OUT/instructions.jsonl"
+  for threading in $THREADINGS; do
+    inter_op=2
+    [[ "$threading" == pooled ]] || inter_op=-1
+    # Pooled runs keep their historical file names.
+    suffix=""
+    [[ "$threading" == pooled ]] || suffix="-$threading"
+    for contender in $CONTENDERS; do
+      out="$OUT/callgrind-$contender-$case$suffix"
+      log="$OUT/$contender-$case$suffix.log"
+      step "Counting $contender on $case, $threading ($CALLS calls under callgrind)"
+      start=$SECONDS
+      case "$contender" in
+        c_api | core)
+          "${VALGRIND[@]}" --callgrind-out-file="$out" "$BUILD/bench/call_instructions" --models="$MODELS" \
+            --case="$case" --contender="$contender" --calls="$CALLS" --warmup="$NATIVE_WARMUP" \
+            --inter_op_threads="$inter_op" >"$log" 2>&1 ;;
+        *)
+          BENCH_NO_BUILD=1 BENCH_MODELS="$MODELS" \
+            BENCH_JAVA_PREFIX="${VALGRIND[*]} --callgrind-out-file=$out --trace-children=no" \
+            "$ROOT/scripts/bench-java.sh" calls "$contender" "$case" "$JAVA_WARMUP" "$CALLS" "$threading" >"$log" 2>&1 ;;
+      esac || { tail -n 30 "$log" >&2; echo "bench-instructions.sh: $contender on $case ($threading) failed (log: $log)" >&2; exit 1; }
+      counts=$(measured_instructions "$out")
+      read -r total session_run <<<"$counts"
+      printf '{"contender": "%s", "case": "%s", "threading": "%s", "calls": %d, "instructions": %d, ' \
+        "$contender" "$case" "$threading" "$CALLS" "$total" | tee -a "$OUT/instructions.jsonl"
+      printf '"instructions_per_call": %d, "outside_session_run_per_call": %d, "seconds": %d}\n' \
+        $((total / CALLS)) $(((total - session_run) / CALLS)) $((SECONDS - start)) | tee -a "$OUT/instructions.jsonl"
+    done
   done
 done
 echo "results: $OUT/instructions.jsonl" >&2

@@ -3,7 +3,8 @@
 #
 #   scripts/bench-java.sh jmh [JMH ARGS...]          java -jar java/tfjni-bench/target/benchmarks.jar ARGS
 #   scripts/bench-java.sh rss CONTENDER CASE N1,N2   RSS / heap / GC count after N1, N2 calls
-#   scripts/bench-java.sh calls CONTENDER CASE WARMUP CALLS   CALLS calls between callgrind marks
+#   scripts/bench-java.sh calls CONTENDER CASE WARMUP CALLS [pooled|caller]
+#                                                    CALLS calls between callgrind marks
 #                                                   (run with BENCH_JAVA_PREFIX="valgrind ...")
 #   scripts/bench-java.sh build                      only the build below
 #
@@ -18,7 +19,7 @@ BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
 JAR="$ROOT/java/tfjni-bench/target/benchmarks.jar"
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -28,7 +29,7 @@ shift
 case "$mode" in
   jmh) ;;
   rss) [[ $# -eq 3 ]] || usage ;;
-  calls) [[ $# -eq 4 ]] || usage ;;
+  calls) [[ $# -eq 4 || $# -eq 5 ]] || usage ;;
   build) [[ $# -eq 0 && "${BENCH_NO_BUILD:-0}" != 1 ]] || usage ;;
   *) usage ;;
 esac

@@ -4,7 +4,9 @@
 # Contenders: the C API called from C++ (the floor, native/bench/model_floor_bench),
 # tfjni's map API, tfjni's prepared fast path and TensorFlow Java (JMH, through
 # scripts/bench-java.sh), all on the models of scripts/generate_bench_models.py
-# with the same TensorFlow and thread settings. ROUNDS rounds (default 3); each
+# with the same TensorFlow and thread settings, in two threading configurations:
+# "pooled" (intra-op 2, inter-op 2: TensorFlow's inter-op pool runs the ops) and
+# "caller" (intra-op 2, inter-op -1: every op on the calling thread). ROUNDS rounds (default 3); each
 # round runs every contender on every case before the next round starts, in an
 # order rotated per round, so drift on a shared machine hits all of them alike.
 # Per round and case: latency per call (1 thread; JMH sample mode with the gc
@@ -21,12 +23,13 @@
 #   BENCH_RSS_JOBS=n RSS probes run at once (default 2; they count calls, not time)
 #   BENCH_CASES=a,b  only these cases (a partial run: its report stays with its
 #                    raw results, like a quick one)
+#   BENCH_THREADINGS="pooled caller"   the threading configurations (default both)
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.
 COMMAND=""
-for setting in ROUNDS BENCH_QUICK BENCH_RSS_JOBS BENCH_CASES; do
+for setting in ROUNDS BENCH_QUICK BENCH_RSS_JOBS BENCH_CASES BENCH_THREADINGS; do
   [[ -n "${!setting:-}" ]] && COMMAND+="$setting=${!setting} "
 done
 COMMAND+="${BENCH_COMMAND:-scripts/bench.sh}"
@@ -36,14 +39,23 @@ BENCH_RSS_JOBS="${BENCH_RSS_JOBS:-2}"
 JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
 RSS_CASES=(text_b8 mlp_b1)  # the slower first, so parallel probes end together
 THREADS=(1 2 4)  # throughput runs
+read -ra THREADINGS <<<"${BENCH_THREADINGS:-pooled caller}"
+for threading in "${THREADINGS[@]}"; do
+  [[ "$threading" == pooled || "$threading" == caller ]] ||
+    { echo "bench.sh: BENCH_THREADINGS: unknown threading '$threading' (pooled or caller)" >&2; exit 2; }
+done
+# inter_op_parallelism_threads of each threading (intra-op is 2 in both).
+declare -A INTER_OP=([pooled]=2 [caller]=-1)
 
-# Budget of a full run on 2 quiet cores, ~40 min: building ~2 min (when tfjni is
-# built already); per round ~7.3 min: 50 JMH runs (~3.5 s each to start two JVMs,
+# Budget of a full run on 2 quiet cores, ~62 min: building ~2 min (when tfjni is
+# built already); per round ~14.5 min: 98 JMH runs (~3.5 s each to start two JVMs,
 # load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
-# 5 s (eager), the floor ~14 s per case, eager C++ ~7 s; 3 rounds ~22 min.
+# 5 s (eager), the floor ~14 s per case and threading, eager C++ ~7 s; 3 rounds
+# ~44 min (each threading configuration adds ~7 min per round).
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
 # contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~0.5 min
-# per C++ contender and ~1.5 to 3.5 min per Java one under valgrind, ~7 min.
+# per C++ contender and ~1.5 to 3.5 min per Java one under valgrind, ~7 min per
+# threading configuration.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
@@ -128,20 +140,24 @@ rotated() {
 
 jmh() { "$BENCH_JAVA" jmh "$@" -f 1 -rf json; }
 
-# model_case ROUND_DIR CONTENDER CASE: latency, bytes and GCs per call, throughput.
+# model_case ROUND_DIR CONTENDER CASE THREADING: latency, bytes and GCs per call,
+# throughput. The report tells the threading from the results themselves (the
+# floor's context inter_op_threads, JMH's parameter threading).
 model_case() {
-  local dir=$1 contender=$2 case=$3 threads
+  local dir=$1 contender=$2 case=$3 threading=$4 threads
   if [[ "$contender" == c_api ]]; then
-    run "r$round-c_api-$case" "$FLOOR" --models="$MODELS" --cases="$case" --threads=1,2,4 "${FLOOR_TIMES[@]}" \
-      --benchmark_out="$dir/floor-$case.json" --benchmark_out_format=json
+    run "r$round-c_api-$case-$threading" "$FLOOR" --models="$MODELS" --cases="$case" --threads=1,2,4 \
+      --inter_op_threads="${INTER_OP[$threading]}" "${FLOOR_TIMES[@]}" \
+      --benchmark_out="$dir/floor-$threading-$case.json" --benchmark_out_format=json
     return
   fi
   local bench="io\\.tfjni\\.bench\\.ModelBench\\.$contender\$"
-  run "r$round-$contender-$case-latency" jmh "$bench" -p case="$case" -t 1 -bm sample -tu us \
-    "${JMH_LATENCY[@]}" -rff "$dir/latency-$contender-$case.json"
+  run "r$round-$contender-$case-$threading-latency" jmh "$bench" -p case="$case" -p threading="$threading" \
+    -t 1 -bm sample -tu us "${JMH_LATENCY[@]}" -rff "$dir/latency-$threading-$contender-$case.json"
   for threads in "${THREADS[@]}"; do
-    run "r$round-$contender-$case-t$threads" jmh "$bench" -p case="$case" -t "$threads" -bm thrpt -tu s \
-      -prof gc "${JMH_THROUGHPUT[@]}" -rff "$dir/throughput-t$threads-$contender-$case.json"
+    run "r$round-$contender-$case-$threading-t$threads" jmh "$bench" -p case="$case" -p threading="$threading" \
+      -t "$threads" -bm thrpt -tu s -prof gc "${JMH_THROUGHPUT[@]}" \
+      -rff "$dir/throughput-t$threads-$threading-$contender-$case.json"
   done
 }
 
@@ -164,7 +180,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
   mkdir -p "$dir"
   mapfile -t order < <(rotated CONTENDERS "$round")
   for case in "${CASES[@]}"; do
-    for contender in "${order[@]}"; do model_case "$dir" "$contender" "$case"; done
+    for threading in "${THREADINGS[@]}"; do
+      for contender in "${order[@]}"; do model_case "$dir" "$contender" "$case" "$threading"; done
+    done
   done
   mapfile -t order < <(rotated EAGER_CONTENDERS "$round")
   for contender in "${order[@]}"; do eager "$dir" "$contender"; done
@@ -190,6 +208,7 @@ wait
 if [[ " ${CASES[*]} " == *" mlp_b1 "* ]]; then
   step "Instructions per call on mlp_b1's calling thread (callgrind: counted, not timed)"
   run instructions env OUT="$OUT/instructions" CONTENDERS="c_api core ${CONTENDERS[*]:1}" \
+    THREADINGS="${THREADINGS[*]}" \
     CALLS="$INSTRUCTION_CALLS" JAVA_WARMUP="$INSTRUCTION_JAVA_WARMUP" "$ROOT/scripts/bench-instructions.sh" mlp_b1
 fi
 
@@ -216,7 +235,9 @@ meta = {
     "settings": {"jmh_latency": "${JMH_LATENCY[*]}", "jmh_throughput": "${JMH_THROUGHPUT[*]}",
                  "jmh_eager": "${JMH_EAGER[*]}", "floor": "${FLOOR_TIMES[*]}",
                  "eager_min_time_s": $EAGER_MIN_TIME, "rss_calls": "$RSS_CALLS",
-                 "rss_cases": "${RSS_CASES[*]}".split()},
+                 "rss_cases": "${RSS_CASES[*]}".split(),
+                 "threadings": {t: {"intra_op_threads": 2, "inter_op_threads": {"pooled": 2, "caller": -1}[t]}
+                                for t in "${THREADINGS[*]}".split()}},
     "failed": "${FAILED[*]}".split(),
 }
 json.dump(meta, open(sys.argv[1], "w"), indent=2)

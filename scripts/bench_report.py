@@ -5,13 +5,17 @@ Usage:  bench_report.py RESULTS_DIR [--md docs/BENCHMARKS.md] [--png docs/benchm
 
 RESULTS_DIR is what scripts/bench.sh leaves in build/bench-results/<timestamp>/:
   meta.json                            machine, versions, command, settings
-  round-N/floor-CASE.json              C API floor (Google Benchmark JSON, threads 1, 2, 4)
-  round-N/latency-C-CASE.json          JMH sample mode, 1 thread
-  round-N/throughput-tT-C-CASE.json    JMH thrpt mode, T threads, gc profiler (read at T=1)
+  round-N/floor-[H-]CASE.json          C API floor (Google Benchmark JSON, threads 1, 2, 4)
+  round-N/latency-[H-]C-CASE.json      JMH sample mode, 1 thread
+  round-N/throughput-tT-[H-]C-CASE.json  JMH thrpt mode, T threads, gc profiler (read at T=1)
   round-N/eager-cpp.json               Google Benchmark: tfjni C++ core and raw C API
   round-N/eager-C.json                 JMH avgt mode, gc profiler (tfjni, tfJava)
   rss-C-CASE.jsonl                     RSS probe lines {"contender", "case", "calls", "rss_kb", ...}
   instructions/instructions.jsonl      callgrind counts per call (scripts/bench-instructions.sh)
+H is the threading configuration, pooled (inter-op pool of 2) or caller (inter-op
+-1: every op on the calling thread); it is read from the results themselves (the
+floor's context inter_op_threads, JMH's parameter threading, the instruction
+lines' threading), so results from before it existed read as pooled.
 Every number in the report is computed here from those files (medians over the
 rounds); nothing is typed in by hand. Missing files show as "—".
 """
@@ -43,6 +47,34 @@ CASE_TITLES = {
     "text": "text model, string input",
 }
 THREADS = [1, 2, 4]
+POOLED, CALLER = "pooled", "caller"
+THREADINGS = [POOLED, CALLER]
+THREADING_NAMES = {POOLED: "pooled", CALLER: "caller thread"}
+# Issue 12's targets on mlp_b1 with every op on the calling thread.
+CALLER_FAST_MAX_RATIO = 1.05
+CALLER_MAP_MAX_RATIO = 1.15
+CALLER_FAST_MIN_THROUGHPUT_RATIO = 0.9
+
+
+def key(contender, threading=POOLED):
+    """The results' key of a contender in a threading: the pooled one keeps the plain name."""
+    return contender if threading == POOLED else f"{contender}@{threading}"
+
+
+def split_key(k):
+    contender, _, threading = k.partition("@")
+    return contender, threading or POOLED
+
+
+def name(k):
+    contender, threading = split_key(k)
+    return NAMES[contender] + ("" if threading == POOLED else f", {THREADING_NAMES[threading]}")
+
+
+def threading_of_inter_op(inter_op):
+    return CALLER if int(inter_op) < 0 else POOLED
+
+
 # The issue's targets.
 FAST_MAX_RATIO = 1.10
 MAP_MAX_RATIO = 1.25
@@ -67,6 +99,12 @@ def case_param(jmh_result):
     return params.get("caseName", params.get("case"))
 
 
+def jmh_key(jmh_result):
+    """The results' key of a JMH result: its benchmark method and its threading parameter."""
+    return key(jmh_result["benchmark"].rsplit(".", 1)[1],
+               jmh_result.get("params", {}).get("threading", POOLED))
+
+
 def load_json(path):
     with open(path) as f:
         return json.load(f)
@@ -84,7 +122,8 @@ class Results:
         self.eager = defaultdict(lambda: defaultdict(list))  # contender -> metric -> [per round]
         self.rss = {}  # (contender, case) -> {calls: rss_kb}
         self.call_alloc = {}  # (contender, case) -> {calls: bytes the calling thread allocated}
-        self.floor_context = {}
+        self.floor_context = {}  # the pooled floor's Google Benchmark context
+        self.floor_contexts = {}  # threading -> its floor's context
         self.jmh_info = {}
         rounds = sorted(self.dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1]))
         self.rounds = len(rounds)
@@ -97,25 +136,27 @@ class Results:
         if counts.exists():
             for line in counts.read_text().splitlines():
                 p = json.loads(line)
-                self.instructions[(p["contender"], p["case"])] = p
+                self.instructions[(key(p["contender"], p.get("threading", POOLED)), p["case"])] = p
         # A partial run (BENCH_CASES) reports only the cases it ran.
         self.cases = [c for c in self.cases if any(case == c for (_, case) in self.values)] or self.cases
 
     def _read_round(self, d):
         for path in d.glob("floor-*.json"):
             data = load_json(path)
-            self.floor_context = data["context"]
+            threading = threading_of_inter_op(data["context"].get("inter_op_threads", 2))
+            self.floor_contexts[threading] = data["context"]
+            self.floor_context = self.floor_contexts.get(POOLED, data["context"])
             for b in data["benchmarks"]:
                 if b.get("error_occurred") or "p50_us" not in b:
                     continue
-                v = self.values[(FLOOR, b["label"])]
+                v = self.values[(key(FLOOR, threading), b["label"])]
                 v[f"calls_per_s_t{b['threads']}"].append(b["calls_per_s"])
                 if b["threads"] == 1:
                     v["p50_us"].append(b["p50_us"])
                     v["p99_us"].append(b["p99_us"])
         for path in d.glob("latency-*.json"):
             for r in load_json(path):
-                contender, case = r["benchmark"].rsplit(".", 1)[1], case_param(r)
+                contender, case = jmh_key(r), case_param(r)
                 self._remember_jmh(r)
                 m, v = r["primaryMetric"], self.values[(contender, case)]
                 p = m["scorePercentiles"]
@@ -123,7 +164,7 @@ class Results:
                 v["p99_us"].append(us_per_op(p["99.0"], m["scoreUnit"]))
         for path in d.glob("throughput-t*.json"):
             for r in load_json(path):
-                contender, case = r["benchmark"].rsplit(".", 1)[1], case_param(r)
+                contender, case = jmh_key(r), case_param(r)
                 m, v = r["primaryMetric"], self.values[(contender, case)]
                 v[f"calls_per_s_t{r['threads']}"].append(ops_per_s(m["score"], m["scoreUnit"]))
                 # Bytes per call from one thread in thrpt mode: sample mode boxes its samples.
@@ -311,6 +352,47 @@ def targets(res):
     return table(["target", "measured (median over rounds)", "result"], rows, numeric=False)
 
 
+def caller_targets(res):
+    """Issue 12's targets: mlp_b1 with every op on the calling thread, against the floor in the
+    same configuration; TensorFlow Java's ratios are reported, not judged."""
+    rows = []
+
+    def verdict(ok):
+        return "no data" if ok is None else ("PASS" if ok else "**MISS**")
+
+    floor_key = key(FLOOR, CALLER)
+    floor = res.median(floor_key, TARGET_CASE, "p50_us")
+    for contender, limit in (("tfjniFast", CALLER_FAST_MAX_RATIO), ("tfjniMap", CALLER_MAP_MAX_RATIO),
+                             (TF_JAVA, None)):
+        value = res.median(key(contender, CALLER), TARGET_CASE, "p50_us")
+        r = ratio(value, floor)
+        bound = f" ≤ {limit:.2f}×" if limit else ""
+        rows.append([f"{NAMES[contender]}: {TARGET_CASE} median latency{bound} the floor's (both caller thread)",
+                     f"{times(r)} ({num(value)} vs {num(floor)} µs)" if r else DASH,
+                     (verdict(None if r is None else r <= limit) if limit else "reported")])
+    for contender, limit in (("tfjniFast", CALLER_FAST_MIN_THROUGHPUT_RATIO), (TF_JAVA, None)):
+        for t in (2, 4):
+            value = res.median(key(contender, CALLER), TARGET_CASE, f"calls_per_s_t{t}")
+            base = res.median(floor_key, TARGET_CASE, f"calls_per_s_t{t}")
+            r = ratio(value, base)
+            bound = f" ≥ {limit:.2f}×" if limit else ""
+            rows.append([f"{NAMES[contender]}: {TARGET_CASE} calls/s at {t} callers{bound} the floor's "
+                         f"(both caller thread)",
+                         f"{times(r)} ({num(value)} vs {num(base)})" if r else DASH,
+                         (verdict(None if r is None else r >= limit) if limit else "reported")])
+    return table(["target", "measured (median over rounds)", "result"], rows, numeric=False)
+
+
+def session_threads(res):
+    threadings = res.meta["settings"].get("threadings")
+    if not threadings:  # results from before the caller-thread configuration
+        ctx = res.floor_context
+        return (f"intra-op {ctx.get('intra_op_threads', DASH)}, inter-op {ctx.get('inter_op_threads', DASH)} "
+                "for every contender")
+    return "; ".join(f"{THREADING_NAMES[t]}: intra-op {c['intra_op_threads']}, inter-op {c['inter_op_threads']}"
+                     for t, c in threadings.items()) + " (every contender in each)"
+
+
 def calls_range(res, contender, case):
     points = res.rss.get((contender, case)) or next(iter(res.rss.values()), {})
     calls = sorted(points)
@@ -318,20 +400,27 @@ def calls_range(res, contender, case):
 
 
 def case_table(res, case):
-    contenders = [c for c in MODEL_CONTENDERS if (c, case) in res.values]
+    contenders = [key(c, t) for t in THREADINGS for c in MODEL_CONTENDERS if (key(c, t), case) in res.values]
     has_rss = any((c, case) in res.rss for c in contenders)
-    header = ["contender", "p50 µs", "p99 µs", "p50 spread", "p50 ÷ floor", "p50 ÷ TF Java",
-              "calls/s 1 thr", "2 thr", "4 thr", "B/call", "GCs"]
+    has_caller = any(split_key(c)[1] == CALLER for c in contenders)
+    header = ["contender", "p50 µs", "p99 µs", "p50 spread", "p50 ÷ floor", "p50 ÷ TF Java"]
+    if has_caller:
+        header += ["p50 ÷ pooled"]
+    header += ["calls/s 1 thr", "2 thr", "4 thr", "B/call", "GCs"]
     if has_rss:
         first, last = calls_range(res, contenders[0], case).split(" to ") if res.rss else ("", "")
         header += [f"RSS MB @{first}", f"RSS MB @{last}", "RSS growth MB"]
     rows = []
-    floor = res.median(FLOOR, case, "p50_us")
-    tf_java = res.median(TF_JAVA, case, "p50_us")
     for c in contenders:
+        contender, threading = split_key(c)
+        # Ratios within the same threading; "÷ pooled" compares the contender with itself pooled.
+        floor = res.median(key(FLOOR, threading), case, "p50_us")
+        tf_java = res.median(key(TF_JAVA, threading), case, "p50_us")
         p50 = res.median(c, case, "p50_us")
-        row = [NAMES[c], num(p50), num(res.median(c, case, "p99_us")), percent(res.spread(c, case, "p50_us")),
+        row = [name(c), num(p50), num(res.median(c, case, "p99_us")), percent(res.spread(c, case, "p50_us")),
                times(ratio(p50, floor)), times(ratio(p50, tf_java))]
+        if has_caller:
+            row += [DASH if threading == POOLED else times(ratio(p50, res.median(contender, case, "p50_us")))]
         row += [num(res.median(c, case, f"calls_per_s_t{t}")) for t in THREADS]
         b = res.median(c, case, "bytes_per_call")
         row += [byte_count(b), num(res.median(c, case, "gc_count"))]
@@ -362,11 +451,11 @@ def eager_table(res):
 INSTRUCTION_CONTENDERS = [FLOOR, "core", "tfjniFast", "tfjniMap", TF_JAVA]
 
 
-def instructions_table(res, case):
-    floor = res.instructions.get((FLOOR, case))
+def instructions_table(res, case, threading=POOLED):
+    floor = res.instructions.get((key(FLOOR, threading), case))
     rows = []
     for c in INSTRUCTION_CONTENDERS:
-        p = res.instructions.get((c, case))
+        p = res.instructions.get((key(c, threading), case))
         if p is None:
             continue
         total, outside = p["instructions_per_call"], p["outside_session_run_per_call"]
@@ -415,14 +504,27 @@ def write_markdown(res, md_path, png_path):
             ["JVM flags", jvm_flags(jmh)],
             ["JMH", jmh.get("jmhVersion", DASH)],
             ["C++", f"{meta['compiler']}; Google Benchmark {meta['google_benchmark']}"],
-            ["session threads", f"intra-op {ctx.get('intra_op_threads', DASH)}, "
-                                f"inter-op {ctx.get('inter_op_threads', DASH)} for every contender"],
+            ["session threads", session_threads(res)],
         ], numeric=False),
         "",
         "## Targets (issue 4)",
         "",
+        "With TensorFlow's inter-op pool (the pooled configuration).",
+        "",
         targets(res),
         "",
+    ]
+    if any(split_key(c)[1] == CALLER for (c, _) in res.values):
+        out += [
+            "## Targets with every op on the calling thread (issue 12)",
+            "",
+            "Each contender and the floor with inter-op threads -1 (`SessionOptions.runOnCallerThread()` "
+            "in tfjni, the same ConfigProto for the floor and TensorFlow Java).",
+            "",
+            caller_targets(res),
+            "",
+        ]
+    out += [
         "## Per model",
         "",
         "Medians over the rounds. Latency is per call at one caller thread: JMH sample mode for the "
@@ -434,15 +536,27 @@ def write_markdown(res, md_path, png_path):
         "benchmark thread; where a call takes milliseconds, JMH's own few KB per iteration are divided "
         "over few calls and show as some hundred B/call); the floor has no Java heap. RSS is the process's VmRSS "
         "after the given number of calls on one thread (MB = 10⁶ bytes). Where a case runs few calls "
-        "per round (the CNN), its p99 is close to the slowest call.",
+        "per round (the CNN), its p99 is close to the slowest call. Rows marked \"caller thread\" ran "
+        "with inter-op threads -1 (every op on the calling thread); their ratios to the floor and to "
+        "TensorFlow Java are to those in the same configuration, and \"p50 ÷ pooled\" compares the "
+        "contender with itself in the pooled configuration.",
         "",
     ]
     for case in res.cases:
         out += [f"### {case}", "", case_info(res, case), "", case_table(res, case), ""]
-    for case in sorted({case for (_, case) in res.instructions}):
+    for case, threading in sorted({(case, split_key(k)[1]) for (k, case) in res.instructions},
+                                  key=lambda ct: (ct[0], THREADINGS.index(ct[1]))):
         calls = next(p["calls"] for (_, c), p in res.instructions.items() if c == case)
+        caller_note = []
+        if threading == CALLER:
+            caller_note = [
+                "With every op on the calling thread (inter-op -1) the calling thread also runs the "
+                "kernels, which it does not in the pooled table above: compare contenders within a "
+                "table, not a count here with one there.",
+                "",
+            ]
         out += [
-            f"## Instructions per call, {case} (callgrind)",
+            f"## Instructions per call, {case}, {THREADING_NAMES[threading]} (callgrind)",
             "",
             f"Counted, not timed, so the machine's load cannot change them: valgrind's callgrind over "
             f"{calls:,} calls after warm-up (the Java contenders' loop compiled by the JIT first), on the "
@@ -454,7 +568,8 @@ def write_markdown(res, md_path, png_path):
             "TF_SessionRun's own count moves by a few hundred instructions between runs with how long "
             "it waits for the pool.",
             "",
-            instructions_table(res, case),
+        ] + caller_note + [
+            instructions_table(res, case, threading),
             "",
         ]
     out += [
@@ -498,18 +613,22 @@ def write_chart(res, png_path):
     fig.suptitle(title + (" — TRIAL RUN" if res.meta.get("quick") or res.meta.get("partial") else ""))
 
     ax = fig.add_subplot(grid[0, : columns - 1])
-    java = [c for c in MODEL_CONTENDERS if c != FLOOR]
+    threadings = [t for t in THREADINGS if any((key(FLOOR, t), case) in res.values for case in res.cases)]
+    java = [(c, t) for t in threadings for c in MODEL_CONTENDERS if c != FLOOR]
     width = 0.8 / len(java)
-    for i, c in enumerate(java):
-        ratios = [ratio(res.median(c, case, "p50_us"), res.median(FLOOR, case, "p50_us")) for case in res.cases]
+    for i, (c, t) in enumerate(java):
+        # Each bar: the contender's median over the floor's in the same threading.
+        ratios = [ratio(res.median(key(c, t), case, "p50_us"), res.median(key(FLOOR, t), case, "p50_us"))
+                  for case in res.cases]
         xs = [k + (i - (len(java) - 1) / 2) * width for k in range(len(res.cases))]
-        bars = ax.bar(xs, [r or 0 for r in ratios], width, label=NAMES[c], color=colors[c])
-        ax.bar_label(bars, labels=["" if r is None else f"{r:.2f}" for r in ratios], fontsize=8)
+        bars = ax.bar(xs, [r or 0 for r in ratios], width, label=name(key(c, t)), color=colors[c],
+                      hatch="//" if t == CALLER else None, edgecolor="white" if t == CALLER else None)
+        ax.bar_label(bars, labels=["" if r is None else f"{r:.2f}" for r in ratios], fontsize=7)
     ax.axhline(1.0, color=colors[FLOOR], linewidth=1, label="C API floor")
     ax.axhline(FAST_MAX_RATIO, color=colors["tfjniFast"], linestyle="--", linewidth=1, label="fast-path target")
     ax.axhline(MAP_MAX_RATIO, color=colors["tfjniMap"], linestyle=":", linewidth=1, label="map-API target")
     ax.set_xticks(range(len(res.cases)), res.cases)
-    ax.set_ylabel("median latency ÷ C API floor")
+    ax.set_ylabel("median latency ÷ C API floor (same threading)")
     ax.set_title("Latency per call, 1 thread (lower is better)")
     ax.legend(fontsize=8, ncols=2)
 
@@ -527,11 +646,12 @@ def write_chart(res, png_path):
 
     for k, case in enumerate(res.cases):
         ax = fig.add_subplot(grid[1, k])
-        for c in MODEL_CONTENDERS:
-            ys = [res.median(c, case, f"calls_per_s_t{t}") for t in THREADS]
+        for c, threading in [(c, t) for t in THREADINGS for c in MODEL_CONTENDERS]:
+            ys = [res.median(key(c, threading), case, f"calls_per_s_t{t}") for t in THREADS]
             if any(y is not None for y in ys):
-                ax.plot(THREADS, [float("nan") if y is None else y for y in ys], marker="o", label=NAMES[c],
-                        color=colors[c])
+                ax.plot(THREADS, [float("nan") if y is None else y for y in ys], marker="o",
+                        label=name(key(c, threading)), color=colors[c],
+                        linestyle="--" if threading == CALLER else "-")
         ax.set_xticks(THREADS)
         ax.set_xlabel("caller threads")
         ax.set_ylim(bottom=0)

@@ -438,6 +438,46 @@ def build_lookup(out_dir):
     return [case], {}, "ids %s" % ids
 
 
+def build_thread_probe(out_dir):
+    """read_file(path) -> contents: tf.io.read_file in a signature. Given
+    "/proc/thread-self/stat", whose first field is the id of the thread that
+    opens it, it tells which thread ran the op: a test can see whether a session
+    runs ops on the calling thread without any timing. No golden case: the
+    answer is a thread id of the process running it."""
+    import threading
+    import tensorflow as tf
+
+    class ThreadProbe(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.string, name="path")])
+        def read_file(self, path):
+            return {"contents": tf.io.read_file(path)}
+
+    m = ThreadProbe()
+    tf.saved_model.save(m, str(out_dir / "thread_probe"), signatures={
+        "read_file": m.read_file.get_concrete_function()})
+
+    # The trick itself, checked with TensorFlow Python: a session with
+    # inter_op_parallelism_threads -1 reads the caller's thread id, one with
+    # an inter-op pool (2) another thread's.
+    seen = {}
+    for inter in (2, -1):
+        config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=2,
+                                          inter_op_parallelism_threads=inter)
+        graph = tf.Graph()
+        with tf.compat.v1.Session(graph=graph, config=config) as sess:
+            meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"],
+                                                         str(out_dir / "thread_probe"))
+            sig = meta.signature_def["read_file"]
+            stat = sess.run(sig.outputs["contents"].name,
+                            {sig.inputs["path"].name: b"/proc/thread-self/stat"})
+        seen[inter] = int(stat.split()[0])
+    caller = threading.get_native_id()
+    if seen[-1] != caller or seen[2] == caller:
+        raise GenerationError("thread probe: caller thread %d, inter-op -1 ran on %d, inter-op 2 "
+                              "on %d" % (caller, seen[-1], seen[2]))
+    return [], {}, "caller thread %d; inter-op 2 ran on thread %d" % (caller, seen[2])
+
+
 def build_half_plus_two(out_dir):
     """TensorFlow Serving's classic half_plus_two, rebuilt as a TF1 graph: y = 0.5 * x + 2.
 
@@ -561,6 +601,8 @@ CONFIG_CASES = [
       "allow_soft_placement": True, "gpu_allow_growth": True,
       "gpu_memory_fraction": 0.25, "gpu_visible_devices": "0"}),
     ("large_values", {"intra_op_threads": 1000000, "gpu_memory_fraction": 1e-9}),
+    # -1: run every op on the calling thread (a negative int32 is a 10-byte varint).
+    ("caller_thread", {"intra_op_threads": 2, "inter_op_threads": -1}),
 ]
 
 
@@ -678,6 +720,7 @@ def main(argv):
         ("wide", "saved_model", build_wide),
         ("counter", "saved_model", build_counter),
         ("lookup", "saved_model", build_lookup),
+        ("thread_probe", "saved_model", build_thread_probe),
         ("half_plus_two", "saved_model", build_half_plus_two),
         ("frozen", "graph_def", build_frozen),
     ]

@@ -2,6 +2,7 @@
 
 #include <tensorflow/c/tf_tstring.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -14,12 +15,14 @@ void check(TF_Status* status, const std::string& what) {
 }
 
 // ConfigProto with intra_op_parallelism_threads (field 2) and
-// inter_op_parallelism_threads (field 5), both varints, in field order.
+// inter_op_parallelism_threads (field 5), both varints, in field order. A
+// negative int32 (inter-op -1: ops on the calling thread) is sign-extended to
+// 64 bits, 10 bytes, as protobuf writes it.
 std::string thread_config(int intra_op_threads, int inter_op_threads) {
   std::string proto;
   auto varint_field = [&proto](unsigned field, int value) {
     proto.push_back(static_cast<char>(field << 3));  // wire type 0: varint
-    auto v = static_cast<unsigned>(value);
+    auto v = static_cast<uint64_t>(static_cast<int64_t>(value));
     do {
       unsigned char low = v & 0x7f;
       v >>= 7;

@@ -28,19 +28,23 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage:
   call_instructions --models=PATH --case=NAME --contender=c_api|core [--calls=N] [--warmup=N]
+                    [--inter_op_threads=N]
 
 Runs --warmup calls (default 100), then --calls calls (default 1000) between
 callgrind client requests that zero and then dump the counters ("measured").
 Run it under valgrind --tool=callgrind and divide the dump's instruction count
 by --calls: scripts/bench-instructions.sh does. Outside valgrind it only runs.
-Both contenders use intra_op and inter_op pools of 2 threads, as the benchmarks do.
+Both contenders use an intra_op pool of 2 threads and --inter_op_threads inter-op
+threads (default 2, as the benchmarks' pooled configuration; -1 runs every op on the
+calling thread, their caller-thread configuration).
 )";
 
-constexpr int kPoolThreads = 2;
+constexpr int kIntraOpThreads = 2;
 
 struct Options {
   std::string models, case_name, contender;
   long calls = 1000, warmup = 100;
+  int inter_op_threads = 2;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -54,6 +58,7 @@ Options parse_options(int argc, char** argv) {
     else if (name == "--contender") o.contender = value;
     else if (name == "--calls") o.calls = std::stol(value);
     else if (name == "--warmup") o.warmup = std::stol(value);
+    else if (name == "--inter_op_threads") o.inter_op_threads = std::stoi(value);
     else if (name == "--help") {
       std::cout << kUsage;
       std::exit(0);
@@ -70,7 +75,8 @@ Options parse_options(int argc, char** argv) {
 // run returned (the core frees the previous output at the start of the next run,
 // as Predictor does).
 struct CApiCall {
-  CApiCall(const BenchCase& c) : model(c, kPoolThreads, kPoolThreads), input(model.make_input()) {}
+  CApiCall(const BenchCase& c, const Options& o)
+      : model(c, kIntraOpThreads, o.inter_op_threads), input(model.make_input()) {}
 
   void operator()(std::vector<float>& into) {
     TF_Tensor* output = nullptr;
@@ -96,16 +102,16 @@ tfjni::Tensor core_input(const BenchCase& c) {
 }
 
 struct CoreCall {
-  explicit CoreCall(const BenchCase& c)
-      : model(load(c.model_dir)),
+  CoreCall(const BenchCase& c, const Options& o)
+      : model(load(c.model_dir, o.inter_op_threads)),
         runner(tfjni::Runner::for_tensors(model->session(), std::vector<std::string>{c.input_tensor},
                                           std::vector<std::string>{c.output_tensor})),
         input(core_input(c)) {}
 
-  static std::unique_ptr<tfjni::SavedModel> load(const std::string& dir) {
+  static std::unique_ptr<tfjni::SavedModel> load(const std::string& dir, int inter_op_threads) {
     tfjni::SessionConfig config;
-    config.intra_op_threads = kPoolThreads;
-    config.inter_op_threads = kPoolThreads;
+    config.intra_op_threads = kIntraOpThreads;
+    config.inter_op_threads = inter_op_threads;
     const std::string tags[] = {"serve"};
     return tfjni::SavedModel::load(dir, tags, config);
   }
@@ -125,7 +131,7 @@ struct CoreCall {
 
 template <typename Call>
 void run_contender(const BenchCase& c, const Options& o) {
-  Call call(c);
+  Call call(c, o);
   std::vector<float> output(c.expected.size());
   for (long i = 0; i < o.warmup; ++i) call(output);
   CALLGRIND_ZERO_STATS;
@@ -133,7 +139,7 @@ void run_contender(const BenchCase& c, const Options& o) {
   CALLGRIND_DUMP_STATS_AT("measured");
   check_against_python(c, output.data());
   std::cout << "{\"contender\": \"" << o.contender << "\", \"case\": \"" << c.name << "\", \"calls\": " << o.calls
-            << "}" << std::endl;
+            << ", \"inter_op_threads\": " << o.inter_op_threads << "}" << std::endl;
 }
 
 int run(int argc, char** argv) {

@@ -40,7 +40,8 @@ constexpr const char* kUsage = R"(Usage:
   --latency_time     minimum measured seconds at 1 thread (default 5)
   --throughput_time  minimum measured seconds at more threads (default 2)
   --warmup_time      seconds run before each measurement (default 1)
-  --intra_op_threads, --inter_op_threads   TensorFlow's pools (default 2 and 2)
+  --intra_op_threads, --inter_op_threads   TensorFlow's pools (default 2 and 2; inter-op -1
+                     runs every op on the calling thread)
   --rss              print VmRSS after each --rss_calls count of calls, as JSON lines
 Counters: p50_us, p99_us, mean_us per call; calls; calls_per_s over all threads.
 )";

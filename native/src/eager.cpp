@@ -23,6 +23,13 @@ constexpr int kMaxOutputs = 1024;
 }  // namespace
 
 Context::Context(const ContextConfig& config) {
+  // An async context runs every op on its executor's thread: it cannot honour
+  // caller-thread execution, which a synchronous context gives every op anyway.
+  if (config.async && config.session.runs_on_caller_thread()) {
+    throw_invalid_argument(
+        "inter-op threads -1 (run every op on the calling thread) needs a synchronous context: an "
+        "async one runs ops on its executor thread");
+  }
   std::unique_ptr<TFE_ContextOptions, ContextOptionsDeleter> options(TFE_NewContextOptions());
   std::string proto = config.session.serialize();
   Status status;

@@ -78,8 +78,25 @@ std::string SessionConfig::serialize() const {
   if (intra_op_threads) {
     out.put_int(config_proto::kIntraOpThreads, checked_threads(*intra_op_threads, "intra-op threads"));
   }
-  if (inter_op_threads) {
-    out.put_int(config_proto::kInterOpThreads, checked_threads(*inter_op_threads, "inter-op threads"));
+  if (runs_on_caller_thread()) {
+    // TensorFlow's DirectSession only looks at a negative inter-op count when
+    // it uses the process-wide pool; anything else would lose the setting.
+    if (use_per_session_threads.value_or(false) || !session_inter_op_thread_pools.empty()) {
+      throw_invalid_argument(
+          "inter-op threads -1 (run every op on the calling thread) cannot be combined with " +
+          std::string(use_per_session_threads.value_or(false) ? "per-session threads"
+                                                               : "session inter-op thread pools") +
+          ": TensorFlow would run the ops on that pool instead");
+    }
+    out.put_int(config_proto::kInterOpThreads, kCallerThread);
+  } else if (inter_op_threads) {
+    if (*inter_op_threads < 0) {
+      throw_invalid_argument(
+          "inter-op threads must be >= 0 (0 lets TensorFlow choose) or -1 (run every op on the "
+          "calling thread), got " +
+          std::to_string(*inter_op_threads));
+    }
+    out.put_int(config_proto::kInterOpThreads, *inter_op_threads);
   }
   wire::Writer gpu;
   FieldWriter gpu_out{gpu, write_defaults};

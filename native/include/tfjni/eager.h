@@ -18,7 +18,12 @@
 namespace tfjni {
 
 struct ContextConfig {
-  SessionConfig session;  // thread pools, soft placement, GPU options
+  // Thread pools, soft placement, GPU options. A synchronous context runs each
+  // op on the thread that executes it whatever inter_op_threads says (ops that
+  // call functions, e.g. PartitionedCall, run the function body on the
+  // context's inter-op pool: TensorFlow Python 2.18 does so even with -1);
+  // kCallerThread is rejected with async, whose ops run on the executor's thread.
+  SessionConfig session;
   bool async = false;
   TFE_ContextDevicePlacementPolicy placement = TFE_DEVICE_PLACEMENT_SILENT;
 };

@@ -8,6 +8,16 @@
 
 namespace tfjni {
 
+// The inter_op_threads value that makes a session run every op of a run on the
+// thread that called it (TF_SessionRun), instead of handing each op to an
+// inter-op pool and waiting: ConfigProto inter_op_parallelism_threads < 0.
+// Ops still use the intra-op pool for parallelism inside one op. TensorFlow
+// honours it only for sessions on the process-wide inter-op pool: with
+// use_per_session_threads or session_inter_op_thread_pools it silently runs
+// ops on those pools, so serialize() rejects these combinations. For an eager
+// context it requires synchronous dispatch (ContextConfig::async == false).
+inline constexpr int32_t kCallerThread = -1;
+
 struct ThreadPoolOption {
   int32_t num_threads = 0;
   std::string global_name;  // empty: a pool owned by the session
@@ -15,7 +25,7 @@ struct ThreadPoolOption {
 
 struct SessionConfig {
   std::optional<int32_t> intra_op_threads;
-  std::optional<int32_t> inter_op_threads;
+  std::optional<int32_t> inter_op_threads;  // >= 0, or kCallerThread
   std::optional<bool> use_per_session_threads;
   std::vector<ThreadPoolOption> session_inter_op_thread_pools;
   std::optional<bool> allow_soft_placement;
@@ -26,9 +36,13 @@ struct SessionConfig {
   // written after it and so take precedence (protobuf merge semantics).
   std::string raw_config_proto;
 
+  // True if inter_op_threads is kCallerThread.
+  bool runs_on_caller_thread() const noexcept { return inter_op_threads == kCallerThread; }
+
   // The serialized ConfigProto; throws INVALID_ARGUMENT for negative thread
-  // counts, a memory fraction that is not a finite number >= 0, or raw bytes
-  // that are not a sequence of whole fields.
+  // counts (but inter_op_threads == kCallerThread), kCallerThread with
+  // per-session threads or session thread pools, a memory fraction that is not
+  // a finite number >= 0, or raw bytes that are not a sequence of whole fields.
   std::string serialize() const;
 };
 

@@ -45,7 +45,12 @@ public final class EagerContext extends NativeResource {
     this.nativeHandle = handle;
   }
 
-  /** The process-wide context with TensorFlow's defaults; created on first use, never closed. */
+  /**
+   * The process-wide context with TensorFlow's defaults; created on first use, never closed. It is
+   * synchronous: each op runs on the thread that calls it and has finished when the call returns
+   * (the caller-thread execution a pre- and post-processing pipeline wants; an op's own
+   * parallelism uses TensorFlow's intra-op pool, sized to the cores).
+   */
   public static EagerContext shared() {
     synchronized (SHARED_LOCK) {
       if (shared == null) {
@@ -57,12 +62,23 @@ public final class EagerContext extends NativeResource {
 
   /**
    * A context of its own: thread pools and GPU options from {@code options}, async dispatch (ops
-   * return before they finish; errors surface when a result is read) and a placement policy.
+   * return before they finish and run on the context's executor thread; errors surface when a
+   * result is read) and a placement policy.
+   *
+   * <p>A synchronous context runs each op on the calling thread whatever the inter-op setting;
+   * {@link SessionOptions#runOnCallerThread()} states it and is rejected with {@code async}
+   * ({@code IllegalArgumentException}). Ops that call a function (e.g. {@code PartitionedCall})
+   * run the function's body on the context's inter-op pool (TensorFlow Python 2.18 does so even
+   * with inter-op -1).
    */
   public static EagerContext create(SessionOptions options, boolean async,
       DevicePlacement placement) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(placement, "placement");
+    if (async && options.runsOnCallerThread()) {
+      throw new IllegalArgumentException("runOnCallerThread() (inter-op threads -1) needs a"
+          + " synchronous context: an async one runs ops on its executor thread");
+    }
     NativeLibrary.ensureLoaded();
     return new EagerContext(nativeCreate(options.scalars(), options.visibleDevices(),
         options.rawConfig(), options.poolThreads(), options.poolNames(), async,

@@ -12,7 +12,14 @@ import java.util.Objects;
  * here take precedence over it.
  */
 public final class SessionOptions {
-  @Native private static final long UNSET = -1;
+  /** "Not set": outside the int range, where every setter's value lies (-1 is CALLER_THREAD). */
+  @Native private static final long UNSET = 1L << 32;
+
+  /**
+   * The {@link #interOpThreads(int)} value that runs every op of a run on the thread that called
+   * it: see {@link #runOnCallerThread()}.
+   */
+  public static final int CALLER_THREAD = -1;
 
   // Positions in scalars(). @Native makes javac -h write them (and UNSET) into
   // io_tfjni_SessionOptions.h, from which native/jni/jni_support.cpp reads them.
@@ -50,9 +57,38 @@ public final class SessionOptions {
     return this;
   }
 
-  /** Threads that run independent ops at once (0: TensorFlow chooses). */
+  /**
+   * Threads that run independent ops at once (0: TensorFlow chooses), or {@link #CALLER_THREAD}
+   * (-1): no inter-op pool, every op runs on the thread that called the run, as with
+   * {@link #runOnCallerThread()}. Other negative counts are rejected.
+   */
   public SessionOptions interOpThreads(int threads) {
-    interOpThreads = requireThreads(threads);
+    if (threads < 0 && threads != CALLER_THREAD) {
+      throw new IllegalArgumentException("inter-op thread count must be >= 0 (0 lets TensorFlow"
+          + " choose) or -1 (SessionOptions.CALLER_THREAD: run every op on the calling thread),"
+          + " got " + threads);
+    }
+    interOpThreads = threads;
+    return this;
+  }
+
+  /**
+   * Runs every op of a session run on the thread that called it ({@code Predictor.run},
+   * {@code SavedModel.run}) instead of handing each op to TensorFlow's inter-op pool and waiting
+   * for it: TensorFlow's {@code inter_op_parallelism_threads = -1}, the same as
+   * {@code interOpThreads(CALLER_THREAD)}. Parallelism inside one op (a large matrix multiply or
+   * convolution) still uses the intra-op pool.
+   *
+   * <p>It saves the hand-off on every call, which dominates small models, and lets each caller
+   * thread run its own call; it loses the overlap of independent ops within one call, which
+   * matters only for wide graphs run by a single caller. The README's "Running ops on the calling
+   * thread" has measurements. TensorFlow honours it only for sessions on the process-wide pool,
+   * so a model loaded with it together with {@link #usePerSessionThreads(boolean)
+   * usePerSessionThreads(true)} or {@link #addSessionInterOpThreadPool} fails to load
+   * ({@code INVALID_ARGUMENT}). For an {@link EagerContext} it requires synchronous dispatch.
+   */
+  public SessionOptions runOnCallerThread() {
+    interOpThreads = CALLER_THREAD;
     return this;
   }
 
@@ -116,6 +152,10 @@ public final class SessionOptions {
       scalars[GPU_MEMORY_FRACTION_BITS] = Double.doubleToRawLongBits(gpuMemoryFraction);
     }
     return scalars;
+  }
+
+  boolean runsOnCallerThread() {
+    return interOpThreads == CALLER_THREAD;
   }
 
   String visibleDevices() {

@@ -10,7 +10,8 @@ import java.util.Locale;
  * contender's Java and native code, TensorFlow's pools, and whatever the JVM's own threads did
  * meanwhile (nothing allocates on the fast path, so no GC runs there).
  *
- * <p>Usage: {@code CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE WARMUP CALLS}, with
+ * <p>Usage: {@code CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE WARMUP CALLS [THREADING]}
+ * (THREADING {@code pooled}, the default, or {@code caller}: see {@link CaseParam#threading}), with
  * {@code -Dtfjni.bench.models} and {@code -Dtfjni.bench.callgrindMarks=path/to/libcallgrind_marks.so}.
  */
 public final class CallLoop {
@@ -20,10 +21,12 @@ public final class CallLoop {
   private CallLoop() {}
 
   public static void main(String[] args) {
-    if (args.length != 4) {
-      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE WARMUP CALLS");
+    if (args.length != 4 && args.length != 5) {
+      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE WARMUP CALLS"
+          + " [pooled|caller]");
       System.exit(2);
     }
+    String threading = args.length == 5 ? args[4] : "pooled";
     String contender = args[0];
     String caseName = args[1];
     long warmup = Long.parseLong(args[2]);
@@ -32,14 +35,15 @@ public final class CallLoop {
       throw new IllegalArgumentException("WARMUP must be >= 0 and CALLS > 0");
     }
     CallgrindMarks.load();
-    try (Contender probe = Contender.open(contender, caseName)) {
+    try (Contender probe = Contender.open(contender, caseName, threading)) {
       sink = loop(probe.caller, warmup);
       CallgrindMarks.zero();
       sink = loop(probe.caller, calls);
       CallgrindMarks.dump();
     }
     System.out.println(String.format(Locale.ROOT,
-        "{\"contender\":\"%s\",\"case\":\"%s\",\"calls\":%d}", contender, caseName, calls));
+        "{\"contender\":\"%s\",\"case\":\"%s\",\"calls\":%d,\"threading\":\"%s\"}", contender,
+        caseName, calls, threading));
   }
 
   private static float loop(Caller caller, long calls) {

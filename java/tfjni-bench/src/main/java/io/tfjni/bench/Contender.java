@@ -14,10 +14,17 @@ final class Contender implements AutoCloseable {
   }
 
   static Contender open(String contender, String caseName) {
+    return open(contender, caseName, "pooled");
+  }
+
+  /** {@code threading}: {@code pooled} or {@code caller}, as {@link CaseParam#threading}. */
+  static Contender open(String contender, String caseName, String threading) {
+    CaseParam.interOpThreads(threading);  // rejects an unknown one before loading anything
     switch (contender) {
       case "tfjniMap", "tfjniFast" -> {
         TfjniModel model = new TfjniModel();
         model.caseName = caseName;
+        model.threading = threading;
         model.open();
         if (contender.equals("tfjniMap")) {
           TfjniModel.MapCaller caller = new TfjniModel.MapCaller();
@@ -31,6 +38,7 @@ final class Contender implements AutoCloseable {
       case "tfJava", "tfJavaRunner" -> {
         TfJavaModel model = new TfJavaModel();
         model.caseName = caseName;
+        model.threading = threading;
         model.open();
         if (contender.equals("tfJava")) {
           TfJavaModel.FunctionCaller caller = new TfJavaModel.FunctionCaller();

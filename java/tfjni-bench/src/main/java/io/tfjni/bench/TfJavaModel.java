@@ -36,7 +36,7 @@ public class TfJavaModel extends CaseParam {
     benchCase = BenchCase.load(caseName);
     ConfigProto config = ConfigProto.newBuilder()
         .setIntraOpParallelismThreads(INTRA_OP_THREADS)
-        .setInterOpParallelismThreads(INTER_OP_THREADS)
+        .setInterOpParallelismThreads(interOpThreads())
         .build();
     bundle = SavedModelBundle.loader(benchCase.modelDir().toString())
         .withTags(TAG)

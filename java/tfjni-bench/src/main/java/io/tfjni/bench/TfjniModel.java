@@ -30,7 +30,7 @@ public class TfjniModel extends CaseParam {
     OneLibraryPerJvm.claim("tfjni");
     benchCase = BenchCase.load(caseName);
     SessionOptions options = SessionOptions.defaults()
-        .intraOpThreads(INTRA_OP_THREADS).interOpThreads(INTER_OP_THREADS);
+        .intraOpThreads(INTRA_OP_THREADS).interOpThreads(interOpThreads());
     model = SavedModel.load(benchCase.modelDir(), options, TAG);
     OneLibraryPerJvm.checkVersion("tfjni", io.tfjni.TensorFlow.version());
     predictor = model.predictor(benchCase.signature(), List.of(benchCase.inputKey()),

@@ -90,13 +90,8 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin
   InputOptions inputOptions;
 
-  @Option(names = {"--intra_op_threads", "--intra-op-threads"}, paramLabel = "N",
-      description = "TensorFlow's intra-op threads for the session (default: TensorFlow's).")
-  Integer intraOpThreads;
-
-  @Option(names = {"--inter_op_threads", "--inter-op-threads"}, paramLabel = "N",
-      description = "TensorFlow's inter-op threads for the session (default: TensorFlow's).")
-  Integer interOpThreads;
+  @Mixin
+  SessionThreadOptions sessionThreads;
 
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
   Path json;
@@ -159,22 +154,14 @@ final class BenchCommand implements Callable<Integer> {
         tensors.put(key, tensor);
         inputInfos.add(new InputInfo(key, tensor.dataType(), tensor.shape(), origin));
       }
-      SessionOptions options = SessionOptions.defaults();
-      if (intraOpThreads != null) {
-        options.intraOpThreads(intraOpThreads);
-      }
-      if (interOpThreads != null) {
-        options.interOpThreads(interOpThreads);
-      }
+      SessionOptions options = sessionThreads.sessionOptions();
       out.println("tfjni bench: " + modelOptions.dir + ", tag-set '" + metaGraph.tagSet()
           + "', signature '" + signature.key() + "'");
       for (InputInfo input : inputInfos) {
         out.println("  input " + input.key() + ": " + Dtypes.pythonName(input.dataType()) + " "
             + Arrays.toString(input.shape()) + " (" + input.source() + ")");
       }
-      out.println("  " + machine() + "; session threads: intra-op "
-          + (intraOpThreads == null ? "default" : intraOpThreads) + ", inter-op "
-          + (interOpThreads == null ? "default" : interOpThreads));
+      out.println("  " + machine() + "; session threads: " + sessionThreads.describe());
       out.println("  " + (iterations != null ? iterations + " runs" : seconds(duration) + " s")
           + " per thread count after " + warmup + " warm-up runs per thread");
       out.flush();
@@ -232,10 +219,7 @@ final class BenchCommand implements Callable<Integer> {
     if (batch < 1) {
       throw new CliException("--batch must be >= 1, got " + batch);
     }
-    if (intraOpThreads != null && intraOpThreads < 0
-        || interOpThreads != null && interOpThreads < 0) {
-      throw new CliException("session thread counts must be >= 0");
-    }
+    sessionThreads.validate();
     if (plot != null && !plot.toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
       throw new CliException("--plot writes a PNG file: name it FILE.png, got " + plot);
     }
@@ -568,8 +552,8 @@ final class BenchCommand implements Callable<Integer> {
     config.put("duration_seconds", duration != null ? seconds(duration) : null);
     config.put("iterations", iterations);
     config.put("warmup_per_thread", warmup);
-    config.put("intra_op_threads", intraOpThreads);
-    config.put("inter_op_threads", interOpThreads);
+    config.put("intra_op_threads", sessionThreads.intraOpThreads);
+    config.put("inter_op_threads", sessionThreads.effectiveInterOpThreads());
     report.put("config", config);
     Map<String, Object> machine = new LinkedHashMap<>();
     machine.put("cpu", cpuModel());

@@ -47,6 +47,9 @@ final class RunCommand implements Callable<Integer> {
   @Mixin
   InputOptions inputOptions;
 
+  @Mixin
+  SessionThreadOptions sessionThreads;
+
   @Option(names = "--outdir", paramLabel = "DIR",
       description = "Also save each output as DIR/KEY.npy (created if needed).")
   Path outdir;
@@ -56,6 +59,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    SessionOptions options = sessionThreads.sessionOptions();
     SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
     SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
     SavedModelInfo.SignatureInfo signature =
@@ -80,7 +84,7 @@ final class RunCommand implements Callable<Integer> {
     }
     Map<String, Tensor> tensors = InputLoader.load(signature, sources);
     PrintWriter out = spec.commandLine().getOut();
-    try (SavedModel model = SavedModel.load(modelOptions.dir, SessionOptions.defaults(),
+    try (SavedModel model = SavedModel.load(modelOptions.dir, options,
         metaGraph.tags().toArray(new String[0]));
         Predictor predictor = model.predictor(modelOptions.signatureDef,
             new ArrayList<>(tensors.keySet()), List.of());

@@ -1,0 +1,76 @@
+// Machine instructions per eager AddV2 (two 1-element float tensors, result
+// freed) through the tfjni core, counted by callgrind on the calling thread,
+// for the eager context settings a pre- or post-processing pipeline may run on:
+//   shared   ContextConfig{}: what io.tfjni.EagerContext.shared() creates
+//            (TensorFlow's thread defaults, synchronous)
+//   pooled   intra-op 2, inter-op 2, synchronous: what make bench's eager
+//            contenders use
+//   caller   intra-op 2, inter-op -1 (kCallerThread), synchronous
+// A synchronous context runs each op on the thread that executes it, so the
+// calling thread's count is the whole op. Run under
+//   valgrind --tool=callgrind --separate-threads=yes eager_instructions --context=NAME
+// and divide the "measured" dump's count by --ops; outside valgrind it only runs.
+#include <valgrind/callgrind.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tfjni/eager.h"
+#include "tfjni/error.h"
+
+namespace {
+
+tfjni::ContextConfig config_named(const std::string& name) {
+  tfjni::ContextConfig config;
+  if (name == "shared") return config;
+  config.session.intra_op_threads = 2;
+  if (name == "pooled") config.session.inter_op_threads = 2;
+  else if (name == "caller") config.session.inter_op_threads = tfjni::kCallerThread;
+  else throw std::invalid_argument("--context must be shared, pooled or caller, not '" + name + "'");
+  return config;
+}
+
+tfjni::TensorHandle one_element(float value) {
+  int64_t dims[] = {1};
+  return tfjni::TensorHandle::from_tensor(tfjni::Tensor::copy_of(TF_FLOAT, dims, &value, sizeof value));
+}
+
+int run(int argc, char** argv) {
+  std::string context_name = "shared";
+  long ops = 2000, warmup = 200;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    size_t eq = arg.find('=');
+    std::string name = arg.substr(0, eq), value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    if (name == "--context") context_name = value;
+    else if (name == "--ops") ops = std::stol(value);
+    else if (name == "--warmup") warmup = std::stol(value);
+    else throw std::invalid_argument("usage: eager_instructions [--context=shared|pooled|caller] [--ops=N] [--warmup=N]");
+  }
+  tfjni::Context context(config_named(context_name));
+  tfjni::TensorHandle a = one_element(1), b = one_element(2);
+  float sum = 0;
+  auto add = [&] {
+    std::vector<tfjni::TensorHandle> out = tfjni::Op(context, "AddV2").input(a).input(b).execute();
+    sum += *static_cast<const float*>(out.at(0).resolve().data());
+  };
+  for (long i = 0; i < warmup; ++i) add();
+  CALLGRIND_ZERO_STATS;
+  for (long i = 0; i < ops; ++i) add();
+  CALLGRIND_DUMP_STATS_AT("measured");
+  if (sum != 3.0f * static_cast<float>(warmup + ops)) throw std::runtime_error("AddV2 gave a wrong sum");
+  std::cout << "{\"context\": \"" << context_name << "\", \"ops\": " << ops << "}" << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "eager_instructions: " << e.what() << "\n";
+    return 1;
+  }
+}
