@@ -49,8 +49,8 @@ final class ModelCache {
         if (key.intraOpThreads() > 0) {
           options.intraOpThreads(key.intraOpThreads());
         }
-        if (key.interOpThreads() > 0) {
-          options.interOpThreads(key.interOpThreads());
+        if (key.interOpThreads() != 0) {
+          options.interOpThreads(key.interOpThreads());  // -1: on the calling task's thread
         }
         entry = new Entry(SavedModel.load(key.path(), options, key.tags().toArray(new String[0])));
         ENTRIES.put(key, entry);

@@ -84,8 +84,9 @@ public final class SavedModelTransformer extends Transformer {
         "threads one op may use, per executor JVM (0: TensorFlow's default)",
         ParamValidators.gtEq(0));
     interOpThreads = new IntParam(this, "interOpThreads",
-        "threads running independent ops at once, per executor JVM (0: TensorFlow's default)",
-        ParamValidators.gtEq(0));
+        "threads running independent ops at once, per executor JVM (0: TensorFlow's default;"
+            + " -1: every op on the task's own thread, SessionOptions.runOnCallerThread)",
+        ParamValidators.gtEq(-1));
     handleInvalid = new Param<>(this, "handleInvalid", "a row that cannot feed the model:"
         + " 'error' fails the task naming the column and row, 'skip' drops the row, 'keep'"
         + " keeps it with null outputs", ParamValidators.inArray(new String[] {"error", "skip",

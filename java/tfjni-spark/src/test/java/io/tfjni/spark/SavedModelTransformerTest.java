@@ -200,7 +200,7 @@ class SavedModelTransformerTest {
         .add("right", DataTypes.FloatType).add("left", DataTypes.FloatType);
     List<Row> out = new SavedModelTransformer().setModelPath(TestModels.modelPath("multi")
         .toString()).setSignatureKey("add").setInputCols("left", "right").setInputKeys("a", "b")
-        .setBatchSize(2).transform(spark.createDataFrame(rows, schema)).orderBy("id")
+        .setBatchSize(2).setInterOpThreads(-1).transform(spark.createDataFrame(rows, schema)).orderBy("id")
         .collectAsList();
     for (int i = 0; i < a.length; i++) {
       assertEquals(sum[i], out.get(i).getFloat(3), "row " + i);
