@@ -74,7 +74,16 @@ bool whole_fields(std::string_view raw) {
 bool valid(const SessionConfig& c) {
   if (!whole_fields(c.raw_config_proto)) return false;
   auto negative = [](const std::optional<int32_t>& v) { return v && *v < 0; };
-  if (negative(c.intra_op_threads) || negative(c.inter_op_threads)) return false;
+  if (negative(c.intra_op_threads)) return false;
+  // -1 runs every op on the calling thread, which TensorFlow honours only on the process-wide
+  // pool: not with per-session threads or session pools. Any other negative count is refused.
+  if (c.inter_op_threads == -1) {
+    if (c.use_per_session_threads.value_or(false) || !c.session_inter_op_thread_pools.empty()) {
+      return false;
+    }
+  } else if (negative(c.inter_op_threads)) {
+    return false;
+  }
   for (const auto& pool : c.session_inter_op_thread_pools) {
     if (pool.num_threads < 0) return false;
   }
