@@ -582,6 +582,133 @@ def build_frozen(out_dir):
 
 
 # --------------------------------------------------------------------------
+# Run options, run metadata and devices (issue 14)
+# --------------------------------------------------------------------------
+SLOW_LOOP_ITERATIONS = 200000  # about 1 s of while-loop steps on one core
+LCG_MULTIPLIER = 6364136223846793005
+LCG_INCREMENT = 1442695040888963407
+
+
+def build_slow_loop(out_dir):
+    """spin(seed i64[], iterations i32[]) -> value: a tf.while_loop stepping a
+    64-bit linear congruential generator `iterations` times. Slow on purpose:
+    at SLOW_LOOP_ITERATIONS a 1 ms run timeout always expires mid-loop. The
+    golden comes from TensorFlow Python, checked against plain integer
+    arithmetic; the generator also checks, with TensorFlow Python's session,
+    that a 1 ms timeout gives DEADLINE_EXCEEDED and the next call succeeds."""
+    import numpy as np
+    import tensorflow as tf
+
+    class SlowLoop(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.int64, name="seed"),
+                                      tf.TensorSpec([], tf.int32, name="iterations")])
+        def spin(self, seed, iterations):
+            def step(i, x):
+                return i + 1, x * LCG_MULTIPLIER + LCG_INCREMENT
+            _, value = tf.while_loop(lambda i, x: i < iterations, step, [tf.constant(0), seed])
+            return {"value": value}
+
+    m = SlowLoop()
+    tf.saved_model.save(m, str(out_dir / "slow_loop"),
+                        signatures={"spin": m.spin.get_concrete_function()})
+    seed = np.array(7, np.int64)
+    iterations = np.array(SLOW_LOOP_ITERATIONS, np.int32)
+    case = run_saved_model_case(out_dir, "slow_loop_spin", "slow_loop",
+                                [("spin", {"seed": seed, "iterations": iterations})])
+    got = int(base64_to_array(case["calls"][0]["outputs"]["value"]))
+    x = int(seed)
+    for _ in range(SLOW_LOOP_ITERATIONS):
+        x = (x * LCG_MULTIPLIER + LCG_INCREMENT) % 2**64
+    expected = x - 2**64 if x >= 2**63 else x
+    if got != expected:
+        raise GenerationError("slow_loop gave %d, integer arithmetic %d" % (got, expected))
+
+    graph = tf.Graph()
+    with tf.compat.v1.Session(graph=graph) as sess:
+        meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"], str(out_dir / "slow_loop"))
+        sig = meta.signature_def["spin"]
+        feed = {sig.inputs["seed"].name: seed, sig.inputs["iterations"].name: iterations}
+        try:
+            sess.run(sig.outputs["value"].name, feed,
+                     options=tf.compat.v1.RunOptions(timeout_in_ms=1))
+            raise GenerationError("slow_loop finished within a 1 ms timeout")
+        except tf.errors.DeadlineExceededError:
+            pass
+        if int(sess.run(sig.outputs["value"].name, feed)) != got:
+            raise GenerationError("slow_loop: the call after a timeout differs")
+    return [case], {"iterations": SLOW_LOOP_ITERATIONS}, "value %d after %d iterations" % (
+        got, SLOW_LOOP_ITERATIONS)
+
+
+def frozen_traced_nodes(out_dir, frozen_entry):
+    """{node name: op type} of the frozen graph's nodes that TensorFlow Python's
+    step statistics list for one traced run (SOFTWARE_TRACE): the nodes a tfjni
+    trace of the same run must name. The op type is the one that ran, read from
+    the node's timeline label ("name = Op(inputs)") as TensorFlow's timeline
+    does: grappler may have rewritten it (MatMul + add + Tanh run as one fused
+    op named "Tanh"), so it can differ from the GraphDef's."""
+    import numpy as np
+    import tensorflow as tf
+
+    gd = tf.compat.v1.GraphDef()
+    gd.ParseFromString((out_dir / frozen_entry["path"]).read_bytes())
+    graph_nodes = {node.name for node in gd.node}
+    g = tf.Graph()
+    with g.as_default():
+        tf.graph_util.import_graph_def(gd, name="")
+    metadata = tf.compat.v1.RunMetadata()
+    with tf.compat.v1.Session(graph=g) as sess:
+        sess.run(frozen_entry["outputs"], feed_dict={
+            frozen_entry["inputs"][0]: np.ones([4, 2], np.float32)},
+            options=tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.SOFTWARE_TRACE),
+            run_metadata=metadata)
+    traced = {}
+    for device in metadata.step_stats.dev_stats:
+        for node in device.node_stats:
+            if node.node_name in graph_nodes:
+                traced[node.node_name] = node.timeline_label.split(" = ", 1)[1].split("(", 1)[0]
+    if "Tanh" not in traced or "Identity" not in traced:
+        raise GenerationError("frozen trace lacks Tanh or Identity: %r" % traced)
+    return traced
+
+
+RUN_OPTIONS_CASES = [
+    ("empty", {}),
+    ("timeout", {"timeout_in_ms": 1}),
+    ("large_timeout", {"timeout_in_ms": 2**40}),
+    ("trace", {"trace_level": 3}),
+    ("both", {"trace_level": 1, "timeout_in_ms": 250}),
+]
+
+
+def build_run_options_protos():
+    """RunOptions as TensorFlow Python serializes them, for byte-exact tests of
+    tfjni's encoder."""
+    from tensorflow.core.protobuf import config_pb2
+
+    out = []
+    for name, fields in RUN_OPTIONS_CASES:
+        data = config_pb2.RunOptions(**fields).SerializeToString()
+        out.append({"name": name, "options": fields,
+                    "bytes": base64.b64encode(data).decode("ascii")})
+    return out
+
+
+def session_devices():
+    """The devices a TensorFlow Python session lists: name, type, memory limit."""
+    import tensorflow as tf
+
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        devices = [{"name": d.name, "type": d.device_type, "memory_limit_bytes": d.memory_limit_bytes}
+                   for d in sess.list_devices()]
+    logical = sorted(d.name for d in tf.config.list_logical_devices())
+    short = sorted(d["name"].replace("/job:localhost/replica:0/task:0/", "/") for d in devices)
+    if logical != short:
+        raise GenerationError("session devices %r differ from logical devices %r" % (short, logical))
+    return devices
+
+
+# --------------------------------------------------------------------------
 # ConfigProto fixtures
 # --------------------------------------------------------------------------
 CONFIG_CASES = [
@@ -723,6 +850,7 @@ def main(argv):
         ("thread_probe", "saved_model", build_thread_probe),
         ("half_plus_two", "saved_model", build_half_plus_two),
         ("frozen", "graph_def", build_frozen),
+        ("slow_loop", "saved_model", build_slow_loop),
     ]
     models, signatures, cases = {}, {}, []
     for name, kind, build in builders:
@@ -751,6 +879,9 @@ def main(argv):
         "signatures": signatures,
         "cases": cases,
         "config_protos": build_config_protos(),
+        "frozen_traced_nodes": frozen_traced_nodes(out_dir, models["frozen"]),
+        "devices": session_devices(),
+        "run_options_protos": build_run_options_protos(),
     }
     with open(out_dir / "manifest.json", "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=True)

@@ -59,6 +59,16 @@ std::vector<std::string> Context::devices() const {
   return names;
 }
 
+std::vector<DeviceInfo> Context::device_infos() const {
+  Status status;
+  TF_DeviceList* list = TFE_ContextListDevices(get(), status.get());
+  if (TF_GetCode(status.get()) != TF_OK) {
+    if (list != nullptr) TF_DeleteDeviceList(list);
+    status.check();
+  }
+  return describe_devices(list);
+}
+
 TensorHandle TensorHandle::from_tensor(const Tensor& tensor) {
   Status& status = thread_status();
   TFE_TensorHandle* handle = TFE_NewTensorHandle(tensor.get(), status.get());

@@ -150,6 +150,11 @@ void Runner::check_inputs(std::span<const Tensor* const> inputs) const {
 }
 
 void Runner::run(std::span<const Tensor* const> inputs, std::span<std::optional<Tensor>> results) const {
+  run(inputs, results, {}, nullptr);
+}
+
+void Runner::run(std::span<const Tensor* const> inputs, std::span<std::optional<Tensor>> results,
+                 std::string_view run_options, std::string* run_metadata) const {
   check_inputs(inputs);
   if (results.size() != outputs_.size()) {
     throw_invalid_argument("expected room for " + std::to_string(outputs_.size()) + " outputs, got " +
@@ -158,7 +163,8 @@ void Runner::run(std::span<const Tensor* const> inputs, std::span<std::optional<
   Scratch<TF_Tensor*> feed_values(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) feed_values[i] = inputs[i]->get();
   Scratch<TF_Tensor*> fetched(outputs_.size());
-  session_->run(feed_outputs_, feed_values.span(), fetch_outputs_, fetched.span());
+  session_->run(feed_outputs_, feed_values.span(), fetch_outputs_, fetched.span(), {}, run_options,
+                run_metadata);
   for (size_t i = 0; i < outputs_.size(); ++i) {
     results[i].reset();
     results[i].emplace(Tensor::adopt(std::exchange(fetched[i], nullptr)));

@@ -1,5 +1,7 @@
 #include "tfjni/session.h"
 
+#include <memory>
+
 #include "tfjni/error.h"
 
 namespace tfjni {
@@ -35,14 +37,34 @@ Session::~Session() {
 void Session::run(std::span<const TF_Output> feeds, std::span<TF_Tensor* const> feed_values,
                   std::span<const TF_Output> fetches, std::span<TF_Tensor*> outputs,
                   std::span<TF_Operation* const> targets) const {
+  run(feeds, feed_values, fetches, outputs, targets, {}, nullptr);
+}
+
+void Session::run(std::span<const TF_Output> feeds, std::span<TF_Tensor* const> feed_values,
+                  std::span<const TF_Output> fetches, std::span<TF_Tensor*> outputs,
+                  std::span<TF_Operation* const> targets, std::string_view run_options,
+                  std::string* run_metadata) const {
   if (feeds.size() != feed_values.size() || fetches.size() != outputs.size()) {
     throw_invalid_argument("feeds and values (or fetches and outputs) differ in number");
   }
   for (TF_Tensor*& out : outputs) out = nullptr;
+  // The options are only read during the call: a buffer over the caller's
+  // bytes, on the stack, with no deallocator (no allocation per run).
+  TF_Buffer options_buffer{run_options.data(), run_options.size(), nullptr};
+  struct BufferDeleter {
+    void operator()(TF_Buffer* b) const noexcept { TF_DeleteBuffer(b); }
+  };
+  std::unique_ptr<TF_Buffer, BufferDeleter> metadata(run_metadata != nullptr ? TF_NewBuffer() : nullptr);
   Status& status = thread_status();
-  TF_SessionRun(session_, nullptr, feeds.data(), feed_values.data(), static_cast<int>(feeds.size()),
-                fetches.data(), outputs.data(), static_cast<int>(fetches.size()), targets.data(),
-                static_cast<int>(targets.size()), nullptr, status.get());
+  TF_SessionRun(session_, run_options.empty() ? nullptr : &options_buffer, feeds.data(),
+                feed_values.data(), static_cast<int>(feeds.size()), fetches.data(), outputs.data(),
+                static_cast<int>(fetches.size()), targets.data(), static_cast<int>(targets.size()),
+                metadata.get(), status.get());
+  if (metadata && metadata->data != nullptr) {
+    run_metadata->assign(static_cast<const char*>(metadata->data), metadata->length);
+  } else if (run_metadata != nullptr) {
+    run_metadata->clear();
+  }
   if (TF_GetCode(status.get()) != TF_OK) {
     for (TF_Tensor*& out : outputs) {
       if (out != nullptr) TF_DeleteTensor(out);
@@ -50,6 +72,16 @@ void Session::run(std::span<const TF_Output> feeds, std::span<TF_Tensor* const> 
     }
     status.check();
   }
+}
+
+std::vector<DeviceInfo> Session::devices() const {
+  Status status;
+  TF_DeviceList* list = TF_SessionListDevices(session_, status.get());
+  if (TF_GetCode(status.get()) != TF_OK) {
+    if (list != nullptr) TF_DeleteDeviceList(list);
+    status.check();
+  }
+  return describe_devices(list);
 }
 
 }  // namespace tfjni

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tfjni/device_list.h"
 #include "tfjni/live_objects.h"
 #include "tfjni/session_config.h"
 #include "tfjni/tensor.h"
@@ -39,6 +40,8 @@ class Context {
 
   // Full names of the devices ops can run on, e.g. "/job:localhost/replica:0/task:0/device:CPU:0".
   std::vector<std::string> devices() const;
+  // The same devices with type and memory (TFE_ContextListDevices).
+  std::vector<DeviceInfo> device_infos() const;
   TFE_Context* get() const noexcept { return native_->context.get(); }
 
  private:

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tfjni/live_objects.h"
@@ -47,6 +48,14 @@ class Runner {
   // input later cannot change it.
   void run(std::span<const Tensor* const> inputs, std::span<std::optional<Tensor>> results) const;
   std::vector<Tensor> run(std::span<const Tensor* const> inputs) const;
+  // The same with a serialized RunOptions (RunOptions::serialize(); empty:
+  // none, exactly the run above) and, if `run_metadata` is not null,
+  // TensorFlow's serialized RunMetadata (parse_step_stats reads it). A run
+  // that times out throws DEADLINE_EXCEEDED; the runner stays usable.
+  void run(std::span<const Tensor* const> inputs, std::span<std::optional<Tensor>> results,
+           std::string_view run_options, std::string* run_metadata) const;
+
+  const Session& session() const noexcept { return *session_; }
 
  private:
   Runner(std::shared_ptr<Session> session, std::vector<Endpoint> inputs,

@@ -6,8 +6,11 @@
 
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "tfjni/device_list.h"
 #include "tfjni/graph.h"
 #include "tfjni/live_objects.h"
 #include "tfjni/session_config.h"
@@ -41,6 +44,16 @@ class Session {
   void run(std::span<const TF_Output> feeds, std::span<TF_Tensor* const> feed_values,
            std::span<const TF_Output> fetches, std::span<TF_Tensor*> outputs,
            std::span<TF_Operation* const> targets = {}) const;
+  // The same with a serialized RunOptions (empty: none, as above) and, if
+  // `run_metadata` is not null, the serialized RunMetadata TensorFlow reports
+  // (written also when the run fails, if TensorFlow gave any).
+  void run(std::span<const TF_Output> feeds, std::span<TF_Tensor* const> feed_values,
+           std::span<const TF_Output> fetches, std::span<TF_Tensor*> outputs,
+           std::span<TF_Operation* const> targets, std::string_view run_options,
+           std::string* run_metadata) const;
+
+  // The devices the session can place ops on (TF_SessionListDevices).
+  std::vector<DeviceInfo> devices() const;
 
   TF_Session* get() const noexcept { return session_; }
   const Graph& graph() const noexcept { return *graph_; }
