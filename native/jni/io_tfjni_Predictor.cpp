@@ -4,10 +4,12 @@
 #include <optional>
 #include <utility>
 
+#include "diagnostics_encoding.h"
 #include "jni_support.h"
 #include "tfjni/error.h"
 #include "tfjni/runner.h"
 #include "tfjni/scratch.h"
+#include "tfjni/step_stats.h"
 
 using namespace tfjni::jni;
 using tfjni::Runner;
@@ -32,7 +34,10 @@ jbyteArray encode_endpoints(JNIEnv* env, const Runner& runner) {
 // `handle_array` holds the inputs' handles, then the previous outputs' handles.
 // The previous outputs are freed first (their memory is free for this run) and
 // replaced by the new outputs' handles, or by zeros where a failed run left none.
-void run(JNIEnv* env, const Runner& runner, jlongArray handle_array) {
+// With `run_options` (a serialized RunOptions, empty: none) and, if
+// `run_metadata` is not null, TensorFlow's RunMetadata written there.
+void run(JNIEnv* env, const Runner& runner, jlongArray handle_array, std::string_view run_options,
+         std::string* run_metadata) {
   // io.tfjni.RunResult sizes the array from these counts: no length to read.
   const size_t num_inputs = runner.inputs().size();
   const size_t num_outputs = runner.outputs().size();
@@ -51,7 +56,7 @@ void run(JNIEnv* env, const Runner& runner, jlongArray handle_array) {
     Scratch<const Tensor*> inputs(num_inputs);
     for (size_t i = 0; i < num_inputs; ++i) inputs[i] = from_handle<Tensor>(handles[i]);
     Scratch<std::optional<Tensor>> results(num_outputs);
-    runner.run(inputs.span(), results.span());
+    runner.run(inputs.span(), results.span(), run_options, run_metadata);
     for (size_t i = 0; i < num_outputs; ++i) output_handles[i] = to_handle(new Tensor(std::move(*results[i])));
   } catch (...) {
     store_outputs();  // the outputs made before the failure, zeros for the rest
@@ -94,11 +99,38 @@ JNIEXPORT jbyteArray JNICALL Java_io_tfjni_Predictor_nativeEndpoints(JNIEnv* env
 
 JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeRun(JNIEnv* env, jclass, jlong handle,
                                                          jlongArray handles) {
-  guarded(env, [&] { run(env, *from_handle<Runner>(handle), handles); });
+  guarded(env, [&] { run(env, *from_handle<Runner>(handle), handles, {}, nullptr); });
 }
 
 JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeDelete(JNIEnv* env, jclass, jlong handle) {
   guarded(env, [&] { delete from_handle<Runner>(handle); });
+}
+
+JNIEXPORT jlong JNICALL Java_io_tfjni_Predictor_nativeCopy(JNIEnv* env, jclass, jlong handle) {
+  return guarded(env, [&] { return to_handle(from_handle<Runner>(handle)->clone().release()); });
+}
+
+// The options' bytes are copied to scratch memory (on the stack for the usual
+// few bytes): no allocation per run unless metadata is asked for.
+JNIEXPORT jbyteArray JNICALL Java_io_tfjni_Predictor_nativeRunWithOptions(JNIEnv* env, jclass, jlong handle,
+                                                                          jlongArray handles,
+                                                                          jbyteArray run_options,
+                                                                          jboolean with_metadata) {
+  return guarded(env, [&]() -> jbyteArray {
+    const Runner& runner = *from_handle<Runner>(handle);
+    const jsize size = run_options == nullptr ? 0 : env->GetArrayLength(run_options);
+    Scratch<char, 256> options(static_cast<size_t>(size));
+    if (size > 0) env->GetByteArrayRegion(run_options, 0, size, reinterpret_cast<jbyte*>(options.data()));
+    const std::string_view options_view(options.data(), static_cast<size_t>(size));
+    if (with_metadata != JNI_TRUE) {
+      run(env, runner, handles, options_view, nullptr);
+      return nullptr;
+    }
+    std::string metadata;
+    run(env, runner, handles, options_view, &metadata);
+    if (env->ExceptionCheck()) return nullptr;
+    return encode_run_metadata(env, metadata, tfjni::parse_step_stats(metadata, &runner.session().graph()));
+  });
 }
 
 }  // extern "C"

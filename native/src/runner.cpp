@@ -132,6 +132,10 @@ std::unique_ptr<Runner> Runner::for_tensors(std::shared_ptr<Session> session,
   return std::unique_ptr<Runner>(new Runner(std::move(session), std::move(inputs), std::move(outputs)));
 }
 
+std::unique_ptr<Runner> Runner::clone() const {
+  return std::unique_ptr<Runner>(new Runner(session_, inputs_, outputs_));
+}
+
 void Runner::check_inputs(std::span<const Tensor* const> inputs) const {
   if (inputs.size() != inputs_.size()) {
     throw_invalid_argument("expected " + std::to_string(inputs_.size()) + " input tensors, got " +

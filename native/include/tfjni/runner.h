@@ -39,6 +39,9 @@ class Runner {
                                              std::span<const std::string> input_names,
                                              std::span<const std::string> output_names);
 
+  // A runner with the same feeds and fetches on the same session.
+  std::unique_ptr<Runner> clone() const;
+
   const std::vector<Endpoint>& inputs() const noexcept { return inputs_; }
   const std::vector<Endpoint>& outputs() const noexcept { return outputs_; }
 

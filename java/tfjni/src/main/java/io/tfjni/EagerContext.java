@@ -95,6 +95,16 @@ public final class EagerContext extends NativeResource {
     }
   }
 
+  /** The devices ops can run on, with type and memory (TensorFlow's list of the context's devices). */
+  public List<Device> listDevices() {
+    long h = acquire();
+    try {
+      return Device.decodeList(nativeDeviceInfos(h));
+    } finally {
+      release();
+    }
+  }
+
   @Override
   public void close() {
     synchronized (SHARED_LOCK) {
@@ -133,4 +143,6 @@ public final class EagerContext extends NativeResource {
   private static native String[] nativeDevices(long handle);
 
   private static native void nativeDelete(long handle);
+
+  private static native byte[] nativeDeviceInfos(long handle);
 }

@@ -45,4 +45,11 @@ public final class GraphModel extends Model {
       byte[] rawConfig, int[] poolThreads, String[] poolNames);
 
   private static native void nativeDelete(long handle);
+
+  @Override
+  byte[] encodedDevices(long handle) {
+    return nativeDevices(handle);
+  }
+
+  private static native byte[] nativeDevices(long handle);
 }

@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,6 +28,19 @@ abstract class Model extends NativeResource {
   final void unregister(Predictor predictor) {
     predictors.remove(predictor);
   }
+
+  /** The devices the model's session can place ops on (TensorFlow's session.list_devices()). */
+  public final List<Device> listDevices() {
+    long h = acquire();
+    try {
+      return Device.decodeList(encodedDevices(h));
+    } finally {
+      release();
+    }
+  }
+
+  /** The session's devices in {@link Device#decodeList}'s encoding. */
+  abstract byte[] encodedDevices(long handle);
 
   @Override
   final void free(long handle) {

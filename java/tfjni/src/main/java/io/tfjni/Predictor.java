@@ -9,6 +9,11 @@ import java.util.Objects;
  * RunResult)} passes every handle to native code in one crossing and, with a reused {@link
  * RunResult}, allocates nothing on the Java heap.
  *
+ * <p>Run options (a timeout, a trace level) belong to a predictor: {@link
+ * #withOptions(RunOptions)} makes a predictor whose every run uses them, encoded once, so its
+ * runs allocate nothing either. {@link #runWithMetadata} also returns TensorFlow's report of the
+ * run (step statistics when a trace level is set).
+ *
  * <p>Thread safety: a predictor may be run from many threads at once, each with its own
  * RunResult. Closing it (or its model) rejects new runs and waits for runs in flight.
  */
@@ -16,13 +21,22 @@ public final class Predictor extends NativeResource {
   private final Model model;
   private final List<TensorSpec> inputs;
   private final List<TensorSpec> outputs;
+  private final RunOptions options;
+  /** The serialized RunOptions every run passes; null when none is set (the plain run). */
+  private final byte[] encodedOptions;
 
-  private Predictor(Model model, long handle) {
+  private Predictor(Model model, long handle, RunOptions options) {
     super(handle);
     this.model = model;
     SpecDecoder endpoints = new SpecDecoder(nativeEndpoints(handle));
     this.inputs = List.copyOf(endpoints.readSpecs());
     this.outputs = List.copyOf(endpoints.readSpecs());
+    this.options = options;
+    this.encodedOptions = encode(options);
+  }
+
+  private static byte[] encode(RunOptions options) {
+    return options.isDefault() ? null : options.encoded();
   }
 
   static Predictor forSignature(SavedModel model, String signatureKey, List<String> inputKeys,
@@ -50,12 +64,45 @@ public final class Predictor extends NativeResource {
   }
 
   private static Predictor create(Model model, long handle) {
+    return create(model, handle, RunOptions.defaults());
+  }
+
+  private static Predictor create(Model model, long handle, RunOptions options) {
     try {
-      return new Predictor(model, handle);
+      return new Predictor(model, handle, options);
     } catch (RuntimeException | Error e) {
       nativeDelete(handle);
       throw e;
     }
+  }
+
+  /**
+   * A predictor with the same inputs and outputs whose every run uses {@code options} (encoded
+   * here, once). It belongs to the same model and is closed with it; this predictor keeps its own
+   * options. {@code RunOptions.defaults()} gives a plain predictor.
+   *
+   * @throws IllegalArgumentException if the options cannot be encoded (raw bytes that are not
+   *     whole protobuf fields)
+   */
+  public Predictor withOptions(RunOptions options) {
+    Objects.requireNonNull(options, "options");
+    encode(options);  // refuse bad options before making anything
+    model.acquire();
+    try {
+      long self = acquire();
+      try {
+        return model.register(create(model, nativeCopy(self), options));
+      } finally {
+        release();
+      }
+    } finally {
+      model.release();
+    }
+  }
+
+  /** The options every run of this predictor uses. */
+  public RunOptions options() {
+    return options;
   }
 
   /** What each input must look like, in the order {@code run} takes them. */
@@ -98,9 +145,42 @@ public final class Predictor extends NativeResource {
 
   /**
    * Runs into a reused result: the tensors it held are freed and replaced by this run's outputs.
-   * Inputs must match {@link #inputs()} in number, order, dtype and shape.
+   * Inputs must match {@link #inputs()} in number, order, dtype and shape. A run that exceeds
+   * the options' timeout throws {@link TensorFlowException} with code DEADLINE_EXCEEDED, and the
+   * predictor stays usable.
    */
   public RunResult run(Tensor[] inputTensors, RunResult into) {
+    execute(inputTensors, into, encodedOptions, false);
+    return into;
+  }
+
+  /**
+   * Runs into a reused result, as {@link #run(Tensor[], RunResult)}, and returns TensorFlow's
+   * report of the run. Its step statistics are empty unless this predictor's options set a trace
+   * level (see {@link #withOptions}). Meant for diagnosis: it allocates the metadata.
+   */
+  public RunMetadata runWithMetadata(Tensor[] inputTensors, RunResult into) {
+    return RunMetadata.decode(execute(inputTensors, into, encodedOptions, true));
+  }
+
+  /** One run with these options (the map API's, per call) into a new result (close it). */
+  RunResult run(RunOptions callOptions, Tensor[] inputTensors) {
+    RunResult result = newResult();
+    try {
+      execute(inputTensors, result, encode(callOptions), false);
+      return result;
+    } catch (RuntimeException | Error e) {
+      result.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Runs; {@code runOptions} null runs without options. Returns the encoded run metadata if
+   * asked for, else null.
+   */
+  private byte[] execute(Tensor[] inputTensors, RunResult into, byte[] runOptions,
+      boolean withMetadata) {
     Objects.requireNonNull(inputTensors, "inputs");
     Objects.requireNonNull(into, "into");
     if (into.owner() != this) {
@@ -111,6 +191,7 @@ public final class Predictor extends NativeResource {
           + inputs.stream().map(TensorSpec::key).toList() + ", got " + inputTensors.length);
     }
     long[] handles = into.handles();
+    byte[] metadata = null;
     model.acquire();
     try {
       long self = acquire();
@@ -133,7 +214,11 @@ public final class Predictor extends NativeResource {
           }
           into.detachOutputs();
           try {
-            nativeRun(self, handles);
+            if (runOptions == null && !withMetadata) {
+              nativeRun(self, handles);  // the plain run: no options to pass
+            } else {
+              metadata = nativeRunWithOptions(self, handles, runOptions, withMetadata);
+            }
           } finally {
             into.attachOutputs();
           }
@@ -148,7 +233,7 @@ public final class Predictor extends NativeResource {
     } finally {
       model.release();
     }
-    return into;
+    return metadata;
   }
 
   @Override
@@ -173,4 +258,14 @@ public final class Predictor extends NativeResource {
   private static native void nativeRun(long handle, long[] handles);
 
   private static native void nativeDelete(long handle);
+
+  /** A new native predictor with the same feeds and fetches. */
+  private static native long nativeCopy(long handle);
+
+  /**
+   * As {@link #nativeRun}, with a serialized RunOptions (null: none). With {@code withMetadata},
+   * returns the run metadata (raw bytes, then the parsed step statistics), else null.
+   */
+  private static native byte[] nativeRunWithOptions(long handle, long[] handles,
+      byte[] runOptions, boolean withMetadata);
 }

@@ -158,6 +158,34 @@ public final class SavedModel extends Model {
     return prepared.predictor().run(ordered);
   }
 
+  /** Runs {@value #DEFAULT_SIGNATURE} with run options; see {@link #run(String, Map, RunOptions)}. */
+  public RunResult run(Map<String, Tensor> inputs, RunOptions options) {
+    return run(DEFAULT_SIGNATURE, inputs, options);
+  }
+
+  /**
+   * As {@link #run(String, Map)}, with run options for this call (a timeout, say: a run that
+   * exceeds it throws {@link TensorFlowException} with code DEADLINE_EXCEEDED and the model
+   * stays usable). The options are encoded once per {@code RunOptions} object; reuse it, or for
+   * a hot loop prepare a predictor with {@link Predictor#withOptions}. For run metadata, use a
+   * predictor's {@link Predictor#runWithMetadata}.
+   */
+  public RunResult run(String signatureKey, Map<String, Tensor> inputs, RunOptions options) {
+    Objects.requireNonNull(signatureKey, "signatureKey");
+    Objects.requireNonNull(inputs, "inputs");
+    Objects.requireNonNull(options, "options");
+    MapApiPredictor prepared = findMapApiPredictor(signatureKey, inputs);
+    if (prepared == null) {
+      prepared = prepareMapApiPredictor(signatureKey, inputs);
+    }
+    String[] keys = prepared.inputKeys();
+    Tensor[] ordered = new Tensor[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      ordered[i] = inputs.get(keys[i]);
+    }
+    return prepared.predictor().run(options, ordered);
+  }
+
   /** The prepared predictor whose input keys are exactly the map's keys, or null. */
   private MapApiPredictor findMapApiPredictor(String signatureKey, Map<String, Tensor> inputs) {
     for (MapApiPredictor candidate : mapApiPredictors) {
@@ -242,4 +270,11 @@ public final class SavedModel extends Model {
   private static native byte[] nativeSignatures(long handle);
 
   private static native void nativeDelete(long handle);
+
+  @Override
+  byte[] encodedDevices(long handle) {
+    return nativeDevices(handle);
+  }
+
+  private static native byte[] nativeDevices(long handle);
 }

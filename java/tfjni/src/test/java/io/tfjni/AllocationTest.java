@@ -123,4 +123,23 @@ class AllocationTest {
       assertEquals(List.of("scaled", "total"), scaled.keys());
     }
   }
+
+  @Test
+  void aRunWithOptionsIntoAReusedResultAllocatesNothing() {
+    // The options are encoded once, by withOptions: each run passes the same bytes.
+    try (Predictor plain = digits.predictor("serving_default");
+        Predictor timed = plain.withOptions(RunOptions.defaults().withTimeoutMillis(60_000));
+        RunResult result = timed.newResult();
+        Tensor images = Tensor.of(new float[64], 1, 8, 8, 1)) {
+      float[] probabilities = new float[10];
+      long bytes = fewestBytesAllocated(() -> {
+        timed.run(images, result);
+        result.get(0).copyTo(probabilities);
+      });
+      assertEquals(0, bytes, "bytes allocated by " + CALLS + " runs with options");
+      assertEquals(1.0, probabilities[0] + probabilities[1] + probabilities[2] + probabilities[3]
+          + probabilities[4] + probabilities[5] + probabilities[6] + probabilities[7]
+          + probabilities[8] + probabilities[9], 1e-5, "the runs computed softmax outputs");
+    }
+  }
 }

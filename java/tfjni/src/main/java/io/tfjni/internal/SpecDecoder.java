@@ -23,6 +23,17 @@ public final class SpecDecoder {
     return in.getInt();
   }
 
+  public long readLong() {
+    return in.getLong();
+  }
+
+  /** A length-prefixed byte string. */
+  public byte[] readBytes() {
+    byte[] bytes = new byte[in.getInt()];
+    in.get(bytes);
+    return bytes;
+  }
+
   public String readString() {
     byte[] bytes = new byte[in.getInt()];
     in.get(bytes);
