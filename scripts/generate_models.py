@@ -672,6 +672,33 @@ def frozen_traced_nodes(out_dir, frozen_entry):
     return traced
 
 
+def multi_add_traced_nodes(out_dir):
+    """{node name: op type} of what TensorFlow Python's step statistics list
+    for one traced call of multi's `add` signature in a TF1 session (the
+    function inlined into the session's graph); the op type as the node's
+    timeline label names it. `tfjni bench --trace` must list these."""
+    import numpy as np
+    import tensorflow as tf
+
+    metadata = tf.compat.v1.RunMetadata()
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"], str(out_dir / "multi"))
+        sig = meta.signature_def["add"]
+        sess.run(sig.outputs["sum"].name,
+                 {sig.inputs["a"].name: np.array([1, 2], np.float32),
+                  sig.inputs["b"].name: np.array([3, 4], np.float32)},
+                 options=tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.SOFTWARE_TRACE),
+                 run_metadata=metadata)
+    traced = {}
+    for device in metadata.step_stats.dev_stats:
+        for node in device.node_stats:
+            if " = " in node.timeline_label and not node.node_name.startswith("_"):
+                traced[node.node_name] = node.timeline_label.split(" = ", 1)[1].split("(", 1)[0]
+    if "AddV2" not in traced.values():
+        raise GenerationError("multi add trace lacks AddV2: %r" % traced)
+    return traced
+
+
 RUN_OPTIONS_CASES = [
     ("empty", {}),
     ("timeout", {"timeout_in_ms": 1}),
@@ -882,6 +909,7 @@ def main(argv):
         "frozen_traced_nodes": frozen_traced_nodes(out_dir, models["frozen"]),
         "devices": session_devices(),
         "run_options_protos": build_run_options_protos(),
+        "multi_add_traced_nodes": multi_add_traced_nodes(out_dir),
     }
     with open(out_dir / "manifest.json", "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=True)

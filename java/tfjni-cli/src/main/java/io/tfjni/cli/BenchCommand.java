@@ -2,6 +2,7 @@ package io.tfjni.cli;
 
 import io.tfjni.DataType;
 import io.tfjni.Predictor;
+import io.tfjni.RunOptions;
 import io.tfjni.RunResult;
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
@@ -105,6 +106,19 @@ final class BenchCommand implements Callable<Integer> {
           + " terminal, else a line every few seconds; default: ${DEFAULT-VALUE}).")
   String progress;
 
+  @Mixin
+  RunOptionsOption runOptions;
+
+  @Option(names = "--trace", paramLabel = "N", arity = "0..1", fallbackValue = "20",
+      description = "After measuring, run N more times with TensorFlow's step statistics on"
+          + " (RunOptions trace level SOFTWARE_TRACE) and print the slowest ops: per node its op,"
+          + " count, total and mean microseconds (N: 20 if not given).")
+  Integer trace;
+
+  @Option(names = {"--trace_top", "--trace-top"}, paramLabel = "K", defaultValue = "15",
+      description = "How many of the slowest ops --trace prints (default: ${DEFAULT-VALUE}).")
+  int traceTop;
+
   /** The measurements for one thread count. */
   record Phase(int threads, long runs, double seconds, double p50Ms, double p90Ms, double p99Ms,
       double maxMs, double meanMs, long rssBytes, long rssPeakBytes, long heapUsedBytes,
@@ -166,18 +180,27 @@ final class BenchCommand implements Callable<Integer> {
           + " per thread count after " + warmup + " warm-up runs per thread");
       out.flush();
       List<Phase> phases = new ArrayList<>();
+      String traceTable = null;
       try (SavedModel model = SavedModel.load(modelOptions.dir, options,
           metaGraph.tags().toArray(new String[0]));
-          Predictor predictor = model.predictor(signature.key(),
-              new ArrayList<>(tensors.keySet()), List.of())) {
+          Predictor prepared = model.predictor(signature.key(),
+              new ArrayList<>(tensors.keySet()), List.of());
+          Predictor predictor = runOptions.apply(prepared)) {
         Tensor[] inputTensors = tensors.values().toArray(new Tensor[0]);
         Progress reporter = new Progress(spec.commandLine().getErr(), progressMode());
         for (int threadCount : threads) {
           phases.add(measure(predictor, inputTensors, threadCount, reporter));
         }
+        if (trace != null) {
+          traceTable = traceSlowestOps(predictor, inputTensors);
+        }
       }
       out.println();
       out.print(table(phases, batchItems(inputInfos)));
+      if (traceTable != null) {
+        out.println();
+        out.print(traceTable);
+      }
       out.flush();
       if (json != null) {
         writeFile(json, Json.write(jsonReport(signature, metaGraph, inputInfos, phases))
@@ -195,7 +218,27 @@ final class BenchCommand implements Callable<Integer> {
     }
   }
 
+  /** {@code trace} more runs with step statistics on; the slowest ops as a table. */
+  private String traceSlowestOps(Predictor predictor, Tensor[] inputTensors) {
+    TraceReport report = new TraceReport();
+    try (Predictor traced = predictor.withOptions(predictor.options()
+            .withTraceLevel(RunOptions.TraceLevel.SOFTWARE_TRACE));
+        RunResult result = traced.newResult()) {
+      for (int i = 0; i < trace; i++) {
+        report.add(traced.runWithMetadata(inputTensors, result).stepStats());
+      }
+    }
+    return report.table(traceTop);
+  }
+
   private void validate() {
+    runOptions.runOptions();  // a bad --timeout_ms is an argument error
+    if (trace != null && trace < 1) {
+      throw new CliException("--trace must be >= 1 traced runs, got " + trace);
+    }
+    if (traceTop < 1) {
+      throw new CliException("--trace_top must be >= 1, got " + traceTop);
+    }
     for (int t : threads) {
       if (t < 1 || t > 4096) {
         throw new CliException("--threads: each count must be between 1 and 4096, got " + t);

@@ -57,9 +57,13 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace existing files in --outdir.")
   boolean overwrite;
 
+  @Mixin
+  RunOptionsOption runOptions;
+
   @Override
   public Integer call() throws IOException {
     SessionOptions options = sessionThreads.sessionOptions();
+    runOptions.runOptions();  // a bad --timeout_ms is an argument error, before any loading
     SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
     SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
     SavedModelInfo.SignatureInfo signature =
@@ -86,8 +90,9 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (SavedModel model = SavedModel.load(modelOptions.dir, options,
         metaGraph.tags().toArray(new String[0]));
-        Predictor predictor = model.predictor(modelOptions.signatureDef,
+        Predictor prepared = model.predictor(modelOptions.signatureDef,
             new ArrayList<>(tensors.keySet()), List.of());
+        Predictor predictor = runOptions.apply(prepared);
         RunResult result = predictor.run(tensors.values().toArray(new Tensor[0]))) {
       List<String> keys = result.keys();
       for (int i = 0; i < keys.size(); i++) {
