@@ -106,6 +106,15 @@ JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeDelete(JNIEnv* env, jclass,
   guarded(env, [&] { delete from_handle<Runner>(handle); });
 }
 
+JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeCheckOptions(JNIEnv* env, jclass, jlong handle,
+                                                                  jlong timeout_ms) {
+  guarded(env, [&] {
+    tfjni::RunOptions options;
+    options.timeout_ms = timeout_ms;
+    from_handle<Runner>(handle)->check_options(options);
+  });
+}
+
 JNIEXPORT jlong JNICALL Java_io_tfjni_Predictor_nativeCopy(JNIEnv* env, jclass, jlong handle) {
   return guarded(env, [&] { return to_handle(from_handle<Runner>(handle)->clone().release()); });
 }

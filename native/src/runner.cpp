@@ -136,6 +136,14 @@ std::unique_ptr<Runner> Runner::clone() const {
   return std::unique_ptr<Runner>(new Runner(session_, inputs_, outputs_));
 }
 
+void Runner::check_options(const RunOptions& options) const {
+  if (options.timeout_ms.value_or(0) > 0 && session_->runs_on_caller_thread()) {
+    throw_invalid_argument(
+        "a run timeout has no effect on a session that runs ops on the calling thread (inter-op "
+        "threads -1): TensorFlow runs the step to its end whatever the deadline");
+  }
+}
+
 void Runner::check_inputs(std::span<const Tensor* const> inputs) const {
   if (inputs.size() != inputs_.size()) {
     throw_invalid_argument("expected " + std::to_string(inputs_.size()) + " input tensors, got " +

@@ -65,7 +65,7 @@ std::unique_ptr<SavedModel> SavedModel::load(const std::string& export_dir,
                                                  tag_ptrs.data(), static_cast<int>(tag_ptrs.size()),
                                                  graph->get(), meta_graph.get(), status.get());
   status.check();
-  auto session = std::make_shared<Session>(raw, graph);
+  auto session = std::make_shared<Session>(raw, graph, config.runs_on_caller_thread());
   std::string_view meta_bytes(static_cast<const char*>(meta_graph->data), meta_graph->length);
   check_variables_present(export_dir, meta_bytes);
   return std::unique_ptr<SavedModel>(

@@ -15,15 +15,15 @@ SessionOptions::SessionOptions(const SessionConfig& config) : options_(TF_NewSes
 }
 
 Session::Session(std::shared_ptr<Graph> graph, const SessionConfig& config)
-    : session_(nullptr), graph_(std::move(graph)) {
+    : session_(nullptr), graph_(std::move(graph)), caller_thread_(config.runs_on_caller_thread()) {
   SessionOptions options(config);
   Status status;
   session_ = TF_NewSession(graph_->get(), options.get(), status.get());
   status.check();
 }
 
-Session::Session(TF_Session* session, std::shared_ptr<Graph> graph)
-    : session_(session), graph_(std::move(graph)) {
+Session::Session(TF_Session* session, std::shared_ptr<Graph> graph, bool caller_thread)
+    : session_(session), graph_(std::move(graph)), caller_thread_(caller_thread) {
   if (session_ == nullptr) throw_error(TF_INTERNAL, "TensorFlow returned a null session");
 }
 

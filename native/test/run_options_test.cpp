@@ -75,6 +75,25 @@ TEST_F(RunOptionsTest, TimeoutGivesDeadlineExceededAndTheModelStaysUsable) {
   EXPECT_TRUE(tensor_matches(*result[0], slow.call.at("outputs").at("value")));
 }
 
+// TensorFlow Python 2.18 checked: with inter_op_parallelism_threads -1 the
+// same call and a 1 ms timeout runs to its end (about 2 s) without an error.
+TEST_F(RunOptionsTest, ATimeoutOnACallerThreadSessionIsRefused) {
+  SessionConfig config;
+  config.inter_op_threads = kCallerThread;
+  auto model = load_saved_model("slow_loop", config);
+  const std::vector<std::string> inputs{"seed", "iterations"}, outputs{"value"};
+  auto runner = Runner::for_signature(*model, "spin", inputs, outputs);
+  RunOptions options;
+  options.timeout_ms = 1;
+  EXPECT_TRUE(throws_error([&] { runner->check_options(options); }, TF_INVALID_ARGUMENT,
+                           {"calling thread"}));
+  options.timeout_ms = 0;  // no timeout: nothing to ignore
+  runner->check_options(options);
+  SlowLoop pooled;
+  options.timeout_ms = 1;
+  pooled.runner->check_options(options);
+}
+
 TEST_F(RunOptionsTest, RawBytesThatAreNotRunOptionsFailWithTensorFlowsError) {
   SlowLoop slow;
   RunOptions options;

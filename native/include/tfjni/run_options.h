@@ -21,7 +21,9 @@ const char* trace_level_name(TraceLevel level) noexcept;
 struct RunOptions {
   // The run fails with DEADLINE_EXCEEDED when it takes longer; TensorFlow
   // cancels its remaining ops and the session stays usable. 0 means no
-  // timeout (TensorFlow's meaning, and its default). Must be >= 0.
+  // timeout (TensorFlow's meaning, and its default). Must be >= 0. A session
+  // that runs ops on the calling thread (kCallerThread) never enforces it
+  // (Runner::check_options refuses the combination).
   std::optional<int64_t> timeout_ms;
   std::optional<TraceLevel> trace_level;
   // A serialized RunOptions for everything else. The fields above are written

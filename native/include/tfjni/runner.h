@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tfjni/live_objects.h"
+#include "tfjni/run_options.h"
 #include "tfjni/saved_model.h"
 #include "tfjni/session.h"
 #include "tfjni/signature.h"
@@ -59,6 +60,11 @@ class Runner {
            std::string_view run_options, std::string* run_metadata) const;
 
   const Session& session() const noexcept { return *session_; }
+
+  // Throws INVALID_ARGUMENT for options this runner's session would ignore:
+  // a timeout on a session that runs ops on the calling thread (TensorFlow
+  // runs such a step to the end whatever the deadline).
+  void check_options(const RunOptions& options) const;
 
  private:
   Runner(std::shared_ptr<Session> session, std::vector<Endpoint> inputs,

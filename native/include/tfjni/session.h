@@ -34,8 +34,9 @@ class SessionOptions {
 class Session {
  public:
   Session(std::shared_ptr<Graph> graph, const SessionConfig& config);
-  // Takes ownership of a session the C API created over `graph`.
-  Session(TF_Session* session, std::shared_ptr<Graph> graph);
+  // Takes ownership of a session the C API created over `graph`, with
+  // `caller_thread` if its config runs ops on the calling thread.
+  Session(TF_Session* session, std::shared_ptr<Graph> graph, bool caller_thread = false);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   ~Session();
@@ -52,6 +53,10 @@ class Session {
            std::span<TF_Operation* const> targets, std::string_view run_options,
            std::string* run_metadata) const;
 
+  // Whether the session's typed config asked for kCallerThread. TensorFlow
+  // then runs a step synchronously and never enforces RunOptions.timeout_in_ms.
+  bool runs_on_caller_thread() const noexcept { return caller_thread_; }
+
   // The devices the session can place ops on (TF_SessionListDevices).
   std::vector<DeviceInfo> devices() const;
 
@@ -62,6 +67,7 @@ class Session {
  private:
   TF_Session* session_;
   std::shared_ptr<Graph> graph_;
+  bool caller_thread_ = false;
   LiveToken token_{ObjectKind::kSession};
 };
 

@@ -81,8 +81,10 @@ public final class Predictor extends NativeResource {
    * here, once). It belongs to the same model and is closed with it; this predictor keeps its own
    * options. {@code RunOptions.defaults()} gives a plain predictor.
    *
-   * @throws IllegalArgumentException if the options cannot be encoded (raw bytes that are not
-   *     whole protobuf fields)
+   * @throws TensorFlowException (INVALID_ARGUMENT) if the options cannot be encoded (raw bytes
+   *     that are not whole protobuf fields), or set a timeout on a model whose session runs ops on
+   *     the calling thread ({@link SessionOptions#runOnCallerThread()}), where TensorFlow never
+   *     enforces it
    */
   public Predictor withOptions(RunOptions options) {
     Objects.requireNonNull(options, "options");
@@ -91,6 +93,7 @@ public final class Predictor extends NativeResource {
     try {
       long self = acquire();
       try {
+        nativeCheckOptions(self, options.timeoutMillis().orElse(0));
         return model.register(create(model, nativeCopy(self), options));
       } finally {
         release();
@@ -165,6 +168,14 @@ public final class Predictor extends NativeResource {
 
   /** One run with these options (the map API's, per call) into a new result (close it). */
   RunResult run(RunOptions callOptions, Tensor[] inputTensors) {
+    if (callOptions.timeoutMillis().orElse(0) > 0) {
+      long self = acquire();
+      try {
+        nativeCheckOptions(self, callOptions.timeoutMillis().getAsLong());
+      } finally {
+        release();
+      }
+    }
     RunResult result = newResult();
     try {
       execute(inputTensors, result, encode(callOptions), false);
@@ -258,6 +269,9 @@ public final class Predictor extends NativeResource {
   private static native void nativeRun(long handle, long[] handles);
 
   private static native void nativeDelete(long handle);
+
+  /** Refuses options the session would ignore (a timeout with caller-thread execution). */
+  private static native void nativeCheckOptions(long handle, long timeoutMillis);
 
   /** A new native predictor with the same feeds and fetches. */
   private static native long nativeCopy(long handle);

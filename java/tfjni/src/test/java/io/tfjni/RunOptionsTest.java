@@ -77,6 +77,30 @@ class RunOptionsTest {
     }
   }
 
+  /**
+   * TensorFlow Python 2.18, checked: with inter-op threads -1 the slow call and a 1 ms timeout run
+   * to the end without an error. tfjni refuses the combination instead of ignoring the timeout.
+   */
+  @Test
+  void aTimeoutOnACallerThreadModelIsRefused() {
+    Map<String, Tensor> in = slowInputs();
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("slow_loop"),
+        SessionOptions.defaults().runOnCallerThread(), "serve");
+        Predictor plain = model.predictor("spin", List.of("seed", "iterations"), List.of())) {
+      for (Runnable refused : List.<Runnable>of(() -> plain.withOptions(ONE_MILLISECOND),
+          () -> model.run("spin", in, ONE_MILLISECOND).close())) {
+        TensorFlowException e = assertThrows(TensorFlowException.class, refused::run);
+        assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("calling thread"), e.getMessage());
+      }
+      RunOptions traceOnly = RunOptions.defaults().withTimeoutMillis(0)
+          .withTraceLevel(RunOptions.TraceLevel.SOFTWARE_TRACE);
+      plain.withOptions(traceOnly).close();
+    } finally {
+      closeAll(in);
+    }
+  }
+
   @Test
   void optionsEncodeAsTensorFlowPythonSerializesThem() {
     for (JsonNode c : TestModels.manifest().path("run_options_protos")) {
