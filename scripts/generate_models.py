@@ -25,6 +25,7 @@ import traceback
 from pathlib import Path
 
 from golden import encode_tensor
+from text_ops_model import build_text_ops
 
 SEED = 1234
 DTYPE_NAMES = [
@@ -723,6 +724,7 @@ def main(argv):
         ("thread_probe", "saved_model", build_thread_probe),
         ("half_plus_two", "saved_model", build_half_plus_two),
         ("frozen", "graph_def", build_frozen),
+        ("text_ops", "saved_model", lambda out: build_text_ops(out, run_saved_model_case)),
     ]
     models, signatures, cases = {}, {}, []
     for name, kind, build in builders:

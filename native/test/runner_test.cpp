@@ -16,7 +16,8 @@ using RunnerTest = LeakCheckedTest;
 
 // Models whose manifest cases have a test below.
 const std::set<std::string> kCoveredModels{"digits", "multi",   "dtypes", "shapes", "strings",
-                                           "wide",   "counter", "lookup", "frozen", "half_plus_two"};
+                                           "wide",   "counter", "lookup", "frozen", "half_plus_two",
+                                           "text_ops"};
 
 void run_cases_of(const std::string& model) {
   std::vector<const Json*> cases = cases_of(model);
@@ -42,6 +43,8 @@ TEST_F(RunnerTest, LookupTableCases) { run_cases_of("lookup"); }
 // The frozen GraphDef's cases run through GraphModel + Runner::for_tensors.
 TEST_F(RunnerTest, FrozenGraphCases) { run_cases_of("frozen"); }
 TEST_F(RunnerTest, HalfPlusTwoCases) { run_cases_of("half_plus_two"); }  // a TF1 SavedModel
+// TensorFlow Text ops: the model loads after its op libraries (test_data.cpp loads them).
+TEST_F(RunnerTest, TextOpsCases) { run_cases_of("text_ops"); }
 
 // The variable's state carries over between calls on one model, and a freshly
 // loaded model starts from its saved value again.

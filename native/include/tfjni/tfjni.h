@@ -5,6 +5,7 @@
 #include "tfjni/error.h"
 #include "tfjni/graph.h"
 #include "tfjni/live_objects.h"
+#include "tfjni/op_library.h"
 #include "tfjni/runner.h"
 #include "tfjni/saved_model.h"
 #include "tfjni/session.h"
