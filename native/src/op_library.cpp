@@ -121,6 +121,14 @@ OpLibrary load_op_library(const std::string& path) {
   return loaded;
 }
 
+std::vector<OpLibrary> loaded_op_libraries() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<OpLibrary> libraries;
+  for (const auto& [path, library] : r.loaded) libraries.push_back(library);
+  return libraries;
+}
+
 std::vector<OpLibrary> load_op_libraries_of(const std::string& directory) {
   if (directory.empty()) throw_invalid_argument("op library directory path is empty");
   std::error_code error;

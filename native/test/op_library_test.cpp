@@ -1,6 +1,7 @@
 // Op libraries: TensorFlow Text's libraries load and report the ops TensorFlow Python saw them
 // register; loading is idempotent and thread-safe; bad files, and a TensorFlow Text built for
 // another TensorFlow version, are refused with clear errors.
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -55,6 +56,18 @@ TEST_F(OpLibraryTest, LoadingAgainReturnsTheFirstResult) {
   EXPECT_EQ(linked.op_names, first.op_names);
   OpLibrary dotted = load_op_library((file.parent_path() / "." / file.filename()).string());
   EXPECT_EQ(dotted.op_names, first.op_names);
+}
+
+// The registry lists each loaded library once, by canonical path, however often it was loaded.
+TEST_F(OpLibraryTest, LoadedLibrariesAreListedOnce) {
+  std::vector<OpLibrary> package = load_op_libraries_of(text_package_dir().string());
+  load_op_libraries_of(text_package_dir().string());
+  std::vector<OpLibrary> loaded = loaded_op_libraries();
+  for (const OpLibrary& library : package) {
+    auto same = [&](const OpLibrary& l) { return l.path == library.path; };
+    EXPECT_EQ(std::count_if(loaded.begin(), loaded.end(), same), 1) << library.path;
+  }
+  for (size_t i = 1; i < loaded.size(); ++i) EXPECT_LT(loaded[i - 1].path, loaded[i].path);
 }
 
 TEST_F(OpLibraryTest, ConcurrentLoadsAgree) {

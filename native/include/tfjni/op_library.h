@@ -24,6 +24,9 @@ struct OpLibrary {
 // dynamic linker finds a symbol missing). Loading the same file again returns the first result.
 OpLibrary load_op_library(const std::string& path);
 
+// The op libraries loaded through tfjni so far, by canonical path.
+std::vector<OpLibrary> loaded_op_libraries();
+
 // Loads every op library (*.so, Python extension modules left out) under a directory, e.g. an
 // installed Python package such as site-packages/tensorflow_text, in path order. A library
 // whose load fails because of a missing symbol is retried after the others (it may need one of

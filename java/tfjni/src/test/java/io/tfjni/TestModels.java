@@ -84,13 +84,30 @@ public final class TestModels {
     return manifest;
   }
 
-  /** Where a model of the manifest lives (a SavedModel directory or a .pb file). */
+  /**
+   * Where a model of the manifest lives (a SavedModel directory or a .pb file). A model whose ops
+   * live in op libraries (text_ops: TensorFlow Text) gets them loaded first, so every test can
+   * load it; loading is idempotent. {@link OpLibraryTest} checks, in a fresh JVM, that it does
+   * not load without them.
+   */
   public static Path modelPath(String model) {
     JsonNode entry = manifest().path("models").path(model);
     if (entry.isMissingNode()) {
       fail("no model '" + model + "' in the manifest");
     }
+    if (entry.has("op_library_dir")) {
+      TensorFlow.loadLibraries(Path.of(entry.path("op_library_dir").asText()));
+    }
     return dir().resolve(entry.path("path").asText());
+  }
+
+  /** The directory of the op libraries a model needs (text_ops: the tensorflow_text package). */
+  public static Path opLibraryDir(String model) {
+    JsonNode dir = manifest().path("models").path(model).path("op_library_dir");
+    if (dir.isMissingNode()) {
+      fail("model '" + model + "' names no op library directory");
+    }
+    return Path.of(dir.asText());
   }
 
   /**
