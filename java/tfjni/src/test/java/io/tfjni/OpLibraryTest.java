@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tfjni.ChildJvm.Outcome;
@@ -31,24 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class OpLibraryTest {
-  /** System property: tensorflow-text unpacked for another TensorFlow (scripts/common.sh). */
-  static final String MISMATCHED_PROPERTY = "tfjni.test.mismatched_op_libraries";
-
   private static Path textPackage() {
     return TestModels.opLibraryDir("text_ops");
   }
 
-  /** The unpacked tensorflow_text package built for another TensorFlow version. */
-  static Path mismatchedPackage() {
-    String property = System.getProperty(MISMATCHED_PROPERTY, "");
-    if (property.isBlank()) {
-      fail(MISMATCHED_PROPERTY + " is not set: scripts/common.sh's maven_settings sets it");
-    }
-    Path dir = Path.of(property, "tensorflow_text");
-    if (!Files.isDirectory(dir)) {
-      fail("no " + dir + ": scripts/setup.sh fetches it");
-    }
-    return dir;
+  private static Path mismatchedPackage() {
+    return TestModels.mismatchedOpLibraryPackage();
   }
 
   @Test

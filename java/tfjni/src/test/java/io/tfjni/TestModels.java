@@ -101,6 +101,27 @@ public final class TestModels {
     return dir().resolve(entry.path("path").asText());
   }
 
+  /** System property: tensorflow-text unpacked for another TensorFlow (scripts/common.sh). */
+  public static final String MISMATCHED_OP_LIBRARIES_PROPERTY =
+      "tfjni.test.mismatched_op_libraries";
+
+  /**
+   * The tensorflow_text package of a TensorFlow Text wheel built for another TensorFlow version,
+   * unpacked with its .dist-info (scripts/setup.sh fetches it): libraries tfjni must refuse.
+   */
+  public static Path mismatchedOpLibraryPackage() {
+    String property = System.getProperty(MISMATCHED_OP_LIBRARIES_PROPERTY, "");
+    if (property.isBlank()) {
+      fail(MISMATCHED_OP_LIBRARIES_PROPERTY + " is not set: scripts/common.sh's maven_settings"
+          + " sets it");
+    }
+    Path dir = Path.of(property, "tensorflow_text");
+    if (!Files.isDirectory(dir)) {
+      fail("no " + dir + ": scripts/setup.sh fetches it");
+    }
+    return dir;
+  }
+
   /** The directory of the op libraries a model needs (text_ops: the tensorflow_text package). */
   public static Path opLibraryDir(String model) {
     JsonNode dir = manifest().path("models").path(model).path("op_library_dir");

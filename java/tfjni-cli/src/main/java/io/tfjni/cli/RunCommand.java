@@ -50,6 +50,9 @@ final class RunCommand implements Callable<Integer> {
   @Mixin
   SessionThreadOptions sessionThreads;
 
+  @Mixin
+  OpLibraryOptions opLibraries;
+
   @Option(names = "--outdir", paramLabel = "DIR",
       description = "Also save each output as DIR/KEY.npy (created if needed).")
   Path outdir;
@@ -60,6 +63,7 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     SessionOptions options = sessionThreads.sessionOptions();
+    opLibraries.load();  // first: a library that cannot load is the error to report
     SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
     SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
     SavedModelInfo.SignatureInfo signature =
