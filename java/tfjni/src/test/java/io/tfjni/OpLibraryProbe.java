@@ -20,6 +20,7 @@ public final class OpLibraryProbe {
         System.out.println("loaded=" + model.signatures().size());
       }
     } catch (TensorFlowException e) {
+      System.out.println("thrown=" + e.getClass().getName());
       System.out.println("code=" + e.code());
       System.out.println("message=" + e.getMessage());
       System.exit(3);

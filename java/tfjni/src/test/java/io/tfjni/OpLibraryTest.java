@@ -91,7 +91,9 @@ class OpLibraryTest {
     Outcome without = ChildJvm.run(List.of(), OpLibraryProbe.class, List.of(model), List.of(),
         Map.of());
     assertEquals(3, without.exitCode(), without.output());
-    assertTrue(without.output().contains("code=NOT_FOUND"), without.output());
+    assertTrue(without.output().contains("thrown=" + TensorFlowException.class.getName()),
+        without.output());
+    assertTrue(without.output().contains("code=" + Code.NOT_FOUND), without.output());
     List<String> customOps = new ArrayList<>();
     TestModels.manifest().path("models").path("text_ops").path("custom_ops")
         .forEach(op -> customOps.add(op.asText()));
@@ -106,6 +108,9 @@ class OpLibraryTest {
 
   @Test
   void nullArgumentsAreRefused() {
+    NullPointerException library = assertThrows(NullPointerException.class,
+        () -> TensorFlow.loadLibrary(null));
+    assertEquals("library", library.getMessage());
     assertThrows(NullPointerException.class, () -> TensorFlow.loadLibrary(null));
     assertThrows(NullPointerException.class, () -> TensorFlow.loadLibraries(null));
   }
