@@ -25,7 +25,8 @@ tensorflow_dir() {
 # The generated test models, cached by the generator's content and TF version.
 models_dir() {
   local hash
-  hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
+  hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/text_ops_model.py" \
+    "$ROOT/scripts/requirements.txt" "$ROOT/scripts/requirements-text.txt" | sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-$hash"
 }
 
@@ -36,9 +37,20 @@ bench_models_dir() {
   echo "$TFJNI_CACHE/bench-models/tf$TFJNI_TF_VERSION-$hash"
 }
 
+# TensorFlow Text built for another TensorFlow minor version than TFJNI_TF_VERSION: its op
+# libraries are the "wrong ABI" case of the op library tests. The wheel is unpacked here as it
+# would be installed (package directory next to its .dist-info), not into any venv.
+mismatched_text_version() {
+  if [[ "${TFJNI_TF_VERSION%.*}" == "2.16" ]]; then echo 2.18.1; else echo 2.16.1; fi
+}
+mismatched_op_library_dir() {
+  echo "$TFJNI_CACHE/op-libraries/tensorflow-text-$(mismatched_text_version)"
+}
+
 # The Maven properties every build of java/ takes: the native build, TensorFlow, the test models.
 maven_settings() {
   echo "-Dtfjni.native.dir=$BUILD/native -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
-    "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli"
+    "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
+    "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)"
 }

@@ -25,6 +25,7 @@ import traceback
 from pathlib import Path
 
 from golden import encode_tensor
+from text_ops_model import build_text_ops
 
 SEED = 1234
 DTYPE_NAMES = [
@@ -878,6 +879,7 @@ def main(argv):
         ("half_plus_two", "saved_model", build_half_plus_two),
         ("frozen", "graph_def", build_frozen),
         ("slow_loop", "saved_model", build_slow_loop),
+        ("text_ops", "saved_model", lambda out: build_text_ops(out, run_saved_model_case)),
     ]
     models, signatures, cases = {}, {}, []
     for name, kind, build in builders:

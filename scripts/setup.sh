@@ -44,6 +44,37 @@ install_tools() {
   cp "$ROOT/scripts/requirements-tools.txt" "$VENV/.tools-complete"
 }
 
+# tensorflow-text for this TensorFlow minor version, without its dependencies (see the file).
+install_text_ops() {
+  local wanted="$VENV/requirements-text.txt"
+  sed "s/^tensorflow-text==.*/tensorflow-text==${TFJNI_TF_VERSION%.*}.*/" "$ROOT/scripts/requirements-text.txt" > "$wanted"
+  [[ -f "$VENV/.text-complete" ]] && cmp -s "$wanted" "$VENV/.text-complete" && return
+  step "Installing TensorFlow Text into the virtualenv (op libraries for the text_ops model)"
+  "$VENV/bin/pip" install -q --no-deps -r "$wanted"
+  cp "$wanted" "$VENV/.text-complete"
+}
+
+# A TensorFlow Text wheel for another TensorFlow version, unpacked (not installed) into the
+# cache: the op library tests check that its libraries are refused.
+fetch_mismatched_op_libraries() {
+  local dir version
+  dir=$(mismatched_op_library_dir)
+  version=$(mismatched_text_version)
+  [[ -f "$dir/.complete" ]] && return
+  step "Fetching tensorflow-text $version (built for another TensorFlow) into $dir"
+  mkdir -p "$(dirname "$dir")"
+  local staging
+  staging=$(mktemp -d "$dir.tmp.XXXXXX")
+  "$VENV/bin/pip" download -q --no-deps "tensorflow-text==$version" -d "$staging/wheel"
+  "$VENV/bin/python" -m zipfile -e "$staging"/wheel/tensorflow_text-*.whl "$staging/unpacked"
+  touch "$staging/unpacked/.complete"
+  if [[ ! -f "$dir/.complete" ]]; then
+    rm -rf "$dir"
+    mv "$staging/unpacked" "$dir"
+  fi
+  rm -rf "$staging"
+}
+
 create_pyspark_venv() {
   [[ -f "$PYSPARK_VENV/.complete" ]] && cmp -s "$ROOT/scripts/requirements-pyspark.txt" "$PYSPARK_VENV/.complete" && return
   step "Creating the PySpark virtualenv in $PYSPARK_VENV (one-off, ~1 min)"
@@ -75,6 +106,8 @@ generate_models() {
 install_debian_packages
 create_venv
 install_tools
+install_text_ops
+fetch_mismatched_op_libraries
 create_pyspark_venv
 tensorflow_dir >/dev/null
 generate_models

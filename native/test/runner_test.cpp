@@ -17,7 +17,7 @@ using RunnerTest = LeakCheckedTest;
 // Models whose manifest cases have a test below.
 const std::set<std::string> kCoveredModels{"digits", "multi",   "dtypes", "shapes", "strings",
                                            "wide",   "counter", "lookup", "frozen", "half_plus_two",
-                                           "slow_loop"};
+                                           "slow_loop", "text_ops"};
 
 void run_cases_of(const std::string& model) {
   std::vector<const Json*> cases = cases_of(model);
@@ -45,6 +45,8 @@ TEST_F(RunnerTest, FrozenGraphCases) { run_cases_of("frozen"); }
 TEST_F(RunnerTest, HalfPlusTwoCases) { run_cases_of("half_plus_two"); }  // a TF1 SavedModel
 // About a second of tf.while_loop steps; run_options_test times it out.
 TEST_F(RunnerTest, SlowLoopCases) { run_cases_of("slow_loop"); }
+// TensorFlow Text ops: the model loads after its op libraries (test_data.cpp loads them).
+TEST_F(RunnerTest, TextOpsCases) { run_cases_of("text_ops"); }
 
 // The variable's state carries over between calls on one model, and a freshly
 // loaded model starts from its saved value again.

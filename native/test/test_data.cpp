@@ -84,6 +84,10 @@ std::vector<std::string> model_names(const std::string& kind) {
 }
 
 std::unique_ptr<SavedModel> load_saved_model(const std::string& model, const SessionConfig& config) {
+  // A model whose ops live in op libraries (text_ops) needs them loaded first; loading is
+  // idempotent, so every load may ask.
+  const Json& entry = model_entry(model);
+  if (entry.contains("op_library_dir")) load_op_libraries_of(entry.at("op_library_dir").get<std::string>());
   return SavedModel::load(model_path(model).string(), model_tags(model), config);
 }
 

@@ -7,6 +7,7 @@
 #include "tfjni/graph.h"
 #include "tfjni/live_objects.h"
 #include "tfjni/run_options.h"
+#include "tfjni/op_library.h"
 #include "tfjni/runner.h"
 #include "tfjni/saved_model.h"
 #include "tfjni/session.h"

@@ -2,6 +2,7 @@ package io.tfjni;
 
 import io.tfjni.internal.NativeLibrary;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 
 /** Facts about the loaded TensorFlow library and tfjni's native objects. */
@@ -28,6 +29,57 @@ public final class TensorFlow {
   public static String libraryPath() {
     NativeLibrary.ensureLoaded();
     return nativeLibraryPath();
+  }
+
+  /**
+   * Loads a custom op library (a shared library that registers TensorFlow ops and kernels, such
+   * as TensorFlow Text's {@code _normalize_ops.so}) so that models using its ops can be loaded.
+   * Load it before the model: a SavedModel whose graph names an op TensorFlow does not know fails
+   * to load, naming the op.
+   *
+   * <p>A library stays loaded until the process ends: TensorFlow keeps the ops it registered and
+   * cannot unregister them, so there is no unload. Loading is idempotent: the same file again
+   * (under any spelling or symbolic link) returns the first result and loads nothing. Safe from
+   * any thread; concurrent loads run one after another.
+   *
+   * <p>A library built for another TensorFlow version may load without complaint and fail later,
+   * so when the file belongs to an installed Python package whose metadata declares a TensorFlow
+   * requirement ({@code Requires-Dist: tensorflow<2.17,>=2.16.1} in its {@code .dist-info}) that
+   * {@link #version()} does not meet, it is refused before loading. A library outside such a
+   * package is checked only by the dynamic linker: a missing symbol is reported as the likely
+   * sign of another TensorFlow version.
+   *
+   * @param library the library file
+   * @return the library's canonical path and the ops it registered
+   * @throws NullPointerException if {@code library} is null
+   * @throws IllegalArgumentException if the path is not on the default file system
+   * @throws TensorFlowException {@code NOT_FOUND} if there is no such file;
+   *     {@code INVALID_ARGUMENT} for a directory, a file that is not a shared library or a Python
+   *     extension module; {@code FAILED_PRECONDITION} for a library built for another TensorFlow
+   *     version; TensorFlow's own code if it refuses the library. The message names the file.
+   */
+  public static OpLibrary loadLibrary(Path library) {
+    return OpLibraries.load(library);
+  }
+
+  /**
+   * Loads every op library under a directory, typically an installed Python package such as
+   * {@code site-packages/tensorflow_text}: every {@code *.so} file in it and its subdirectories
+   * except Python extension modules (which define {@code PyInit_} functions and are no op
+   * libraries), in path order. A library that misses a symbol is retried after the others, in
+   * case it needs one of them. Each library is loaded as by {@link #loadLibrary(Path)}.
+   *
+   * @param directory the directory to search
+   * @return the libraries, in path order
+   * @throws NullPointerException if {@code directory} is null
+   * @throws IllegalArgumentException if the path is not on the default file system
+   * @throws TensorFlowException {@code NOT_FOUND} if the directory does not exist or holds no op
+   *     library; {@code INVALID_ARGUMENT} if it is a file; the first library's error that retrying
+   *     does not cure, as for {@link #loadLibrary(Path)}. Libraries loaded before an error stay
+   *     loaded.
+   */
+  public static List<OpLibrary> loadLibraries(Path directory) {
+    return OpLibraries.loadAll(directory);
   }
 
   /** The native objects alive now. */

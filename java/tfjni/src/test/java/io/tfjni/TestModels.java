@@ -84,13 +84,51 @@ public final class TestModels {
     return manifest;
   }
 
-  /** Where a model of the manifest lives (a SavedModel directory or a .pb file). */
+  /**
+   * Where a model of the manifest lives (a SavedModel directory or a .pb file). A model whose ops
+   * live in op libraries (text_ops: TensorFlow Text) gets them loaded first, so every test can
+   * load it; loading is idempotent. {@link OpLibraryTest} checks, in a fresh JVM, that it does
+   * not load without them.
+   */
   public static Path modelPath(String model) {
     JsonNode entry = manifest().path("models").path(model);
     if (entry.isMissingNode()) {
       fail("no model '" + model + "' in the manifest");
     }
+    if (entry.has("op_library_dir")) {
+      TensorFlow.loadLibraries(Path.of(entry.path("op_library_dir").asText()));
+    }
     return dir().resolve(entry.path("path").asText());
+  }
+
+  /** System property: tensorflow-text unpacked for another TensorFlow (scripts/common.sh). */
+  public static final String MISMATCHED_OP_LIBRARIES_PROPERTY =
+      "tfjni.test.mismatched_op_libraries";
+
+  /**
+   * The tensorflow_text package of a TensorFlow Text wheel built for another TensorFlow version,
+   * unpacked with its .dist-info (scripts/setup.sh fetches it): libraries tfjni must refuse.
+   */
+  public static Path mismatchedOpLibraryPackage() {
+    String property = System.getProperty(MISMATCHED_OP_LIBRARIES_PROPERTY, "");
+    if (property.isBlank()) {
+      fail(MISMATCHED_OP_LIBRARIES_PROPERTY + " is not set: scripts/common.sh's maven_settings"
+          + " sets it");
+    }
+    Path dir = Path.of(property, "tensorflow_text");
+    if (!Files.isDirectory(dir)) {
+      fail("no " + dir + ": scripts/setup.sh fetches it");
+    }
+    return dir;
+  }
+
+  /** The directory of the op libraries a model needs (text_ops: the tensorflow_text package). */
+  public static Path opLibraryDir(String model) {
+    JsonNode dir = manifest().path("models").path(model).path("op_library_dir");
+    if (dir.isMissingNode()) {
+      fail("model '" + model + "' names no op library directory");
+    }
+    return Path.of(dir.asText());
   }
 
   /**

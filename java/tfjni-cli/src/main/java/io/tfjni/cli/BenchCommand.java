@@ -1,6 +1,7 @@
 package io.tfjni.cli;
 
 import io.tfjni.DataType;
+import io.tfjni.OpLibrary;
 import io.tfjni.Predictor;
 import io.tfjni.RunOptions;
 import io.tfjni.RunResult;
@@ -94,6 +95,9 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin
   SessionThreadOptions sessionThreads;
 
+  @Mixin
+  OpLibraryOptions opLibraries;
+
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
   Path json;
 
@@ -134,6 +138,7 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     validate();
+    List<OpLibrary> loadedLibraries = opLibraries.load();  // first, as run does
     SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
     SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
     SavedModelInfo.SignatureInfo signature =
@@ -176,6 +181,10 @@ final class BenchCommand implements Callable<Integer> {
             + Arrays.toString(input.shape()) + " (" + input.source() + ")");
       }
       out.println("  " + machine() + "; session threads: " + sessionThreads.describe());
+      if (!loadedLibraries.isEmpty()) {
+        out.println("  op libraries: " + loadedLibraries.size() + " loaded, "
+            + loadedLibraries.stream().mapToInt(l -> l.opNames().size()).sum() + " ops");
+      }
       out.println("  " + (iterations != null ? iterations + " runs" : seconds(duration) + " s")
           + " per thread count after " + warmup + " warm-up runs per thread");
       out.flush();

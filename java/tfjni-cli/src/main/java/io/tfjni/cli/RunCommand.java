@@ -50,6 +50,9 @@ final class RunCommand implements Callable<Integer> {
   @Mixin
   SessionThreadOptions sessionThreads;
 
+  @Mixin
+  OpLibraryOptions opLibraries;
+
   @Option(names = "--outdir", paramLabel = "DIR",
       description = "Also save each output as DIR/KEY.npy (created if needed).")
   Path outdir;
@@ -64,6 +67,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     SessionOptions options = sessionThreads.sessionOptions();
     runOptions.runOptions();  // a bad --timeout_ms is an argument error, before any loading
+    opLibraries.load();  // before the model: a library that cannot load is the error to report
     SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
     SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
     SavedModelInfo.SignatureInfo signature =

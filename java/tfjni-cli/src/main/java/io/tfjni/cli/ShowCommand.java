@@ -50,8 +50,15 @@ final class ShowCommand implements Callable<Integer> {
       description = "Also list the ops the MetaGraphDef uses (with --tag_set).")
   boolean listOps;
 
+  @Mixin
+  OpLibraryOptions opLibraries;
+
   @Override
   public Integer call() {
+    // Reading the model needs no op library; loading them here shows what each registers.
+    if (opLibraries.any()) {
+      spec.commandLine().getOut().print(OpLibraryOptions.describe(opLibraries.load()));
+    }
     SavedModelInfo info = SavedModelInfo.read(dir);
     String text = render(info, tagSet, signatureDef, all, listOps);
     spec.commandLine().getOut().print(text);
