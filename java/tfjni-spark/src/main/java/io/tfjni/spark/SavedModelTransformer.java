@@ -17,9 +17,10 @@ import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.StringArrayParam;
 import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -221,11 +222,24 @@ public final class SavedModelTransformer extends Transformer {
     return outputSchema(schema, plan(schema));
   }
 
+  /**
+   * Runs over the dataset's internal rows (the query engine's own, unboxed), so the input is
+   * planned here, like {@code Dataset.rdd}: with adaptive execution, the stages before it (a
+   * shuffle) run now rather than at the first action.
+   */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
+    if (dataset.isStreaming()) {
+      throw new UnsupportedOperationException("SavedModelTransformer transforms batch DataFrames;"
+          + " for a stream, call it in foreachBatch");
+    }
     InferencePlan plan = plan(dataset.schema());
-    return dataset.toDF().mapPartitions(new PartitionInference(plan),
-        Encoders.row(outputSchema(dataset.schema(), plan)));
+    org.apache.spark.sql.classic.Dataset<Row> frame =
+        (org.apache.spark.sql.classic.Dataset<Row>) dataset.toDF();
+    JavaRDD<InternalRow> rows = frame.queryExecution().toRdd().toJavaRDD();
+    return frame.sparkSession().internalCreateDataFrame(
+        rows.mapPartitions(new PartitionInference(plan), true).rdd(),
+        outputSchema(dataset.schema(), plan), false);
   }
 
   /** The input columns, then one column per output. */
@@ -267,6 +281,7 @@ public final class SavedModelTransformer extends Transformer {
           + " inputKeys " + keys.length + ": give one input key per column");
     }
     List<ColumnSpec> inputs = new ArrayList<>();
+    List<org.apache.spark.sql.types.DataType> columnTypes = new ArrayList<>();
     int[] indexes = new int[columns.length];
     Set<String> fed = new HashSet<>();
     for (int i = 0; i < columns.length; i++) {
@@ -285,6 +300,7 @@ public final class SavedModelTransformer extends Transformer {
             + "': " + why);
       }
       inputs.add(column);
+      columnTypes.add(schema.apply(columns[i]).dataType());
       indexes[i] = schema.fieldIndex(columns[i]);
     }
     List<String> missing = new ArrayList<>(signature.inputKeys());
@@ -315,7 +331,7 @@ public final class SavedModelTransformer extends Transformer {
     InvalidRows invalid = InvalidRows.valueOf($(handleInvalid).toUpperCase(Locale.ROOT));
     return new InferencePlan(location, tagList, signature.key(), intra, inter, (Integer)
         $(batchSize), invalid, (Boolean) $(stringsAsBinary), List.copyOf(inputs), indexes,
-        List.copyOf(outputs));
+        List.copyOf(columnTypes), List.copyOf(outputs));
   }
 
   private static TensorSpec find(List<TensorSpec> specs, String key, String role,
