@@ -25,12 +25,13 @@ import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * One input's values for a batch of rows, read from Spark's internal rows (no boxed values) into
- * an array of the tensor's element type, then copied once into TensorFlow's memory. An array
- * column whose elements already have the tensor's type is copied in bulk from Spark's own
- * memory. A row that cannot feed the input throws {@link BadValue} before any of it counts.
+ * One input's values for a batch of rows, read from Spark's internal rows (no boxed values)
+ * straight into the memory of a tensor of {@code capacity} rows; an array column whose elements
+ * already have the tensor's type is copied in bulk from Spark's own memory. String inputs are
+ * gathered as byte arrays. A row that cannot feed the input throws {@link BadValue} before any of
+ * it counts. Close it to free a tensor still being filled.
  */
-final class InputBatch {
+final class InputBatch implements AutoCloseable {
   /** Why one row's value cannot feed the input. */
   static final class BadValue extends Exception {
     private static final long serialVersionUID = 1;
@@ -57,7 +58,11 @@ final class InputBatch {
   /** The per-row shape: the signature's, with unknown sizes taken from the batch's first row. */
   private long[] rowShape;
   private int rowElements = -1;
-  private Object values;  // float[], double[], byte[], short[], int[], long[] or byte[][]
+  /** The batch being filled, [capacity, rowShape...]; null until a row starts it. */
+  private Tensor tensor;
+  private ByteBuffer memory;
+  private byte[][] strings;
+  private final int elementBytes;
   private int rows;
 
   @SuppressWarnings("unchecked")
@@ -84,6 +89,7 @@ final class InputBatch {
     leaf = leafOf(scalar);
     decimal = scalar instanceof DecimalType d ? d : null;
     bulkElementBytes = vectorType == null ? bulkBytes(leaf, spec.dataType()) : 0;
+    elementBytes = spec.dataType() == DataType.STRING ? 0 : spec.dataType().byteSize();
   }
 
   private static Leaf leafOf(org.apache.spark.sql.types.DataType type) {
@@ -194,8 +200,24 @@ final class InputBatch {
     if (!Arrays.equals(shape, rowShape)) {
       rowShape = shape;
       rowElements = (int) elements;
-      values = newArray(spec.dataType(), rowElements * capacity);
+      close();
+      strings = null;
     }
+    if (spec.dataType() == DataType.STRING) {
+      if (strings == null) {
+        strings = new byte[rowElements * capacity][];
+      }
+    } else if (tensor == null) {
+      tensor = Tensor.allocate(spec.dataType(), batchShape(capacity));
+      memory = tensor.buffer();
+    }
+  }
+
+  private long[] batchShape(int batchRows) {
+    long[] shape = new long[rowShape.length + 1];
+    shape[0] = batchRows;
+    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
+    return shape;
   }
 
   /** A flat array holding a whole row of a higher rank (e.g. 64 floats for [8, 8, 1]). */
@@ -213,44 +235,36 @@ final class InputBatch {
     return shape[0] == elements;
   }
 
-  /** The batch so far as a new tensor of shape [rows, rowShape...]. */
+  /**
+   * The batch so far as a tensor of shape [rows, rowShape...], which the caller closes: the one
+   * filled when the batch is full, else a copy of its first rows.
+   */
   Tensor toTensor() {
-    long[] shape = new long[rowShape.length + 1];
-    shape[0] = rows;
-    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
-    int n = rows * rowElements;
+    long[] shape = batchShape(rows);
     if (spec.dataType() == DataType.STRING) {
-      return Tensor.ofBytes(Arrays.copyOf((byte[][]) values, n), shape);
+      return Tensor.ofBytes(Arrays.copyOf(strings, rows * rowElements), shape);
     }
-    Tensor tensor = Tensor.allocate(spec.dataType(), shape);
-    ByteBuffer buffer = tensor.buffer();
-    if (values instanceof float[] a) {
-      buffer.asFloatBuffer().put(a, 0, n);
-    } else if (values instanceof double[] a) {
-      buffer.asDoubleBuffer().put(a, 0, n);
-    } else if (values instanceof byte[] a) {
-      buffer.put(a, 0, n);
-    } else if (values instanceof short[] a) {
-      buffer.asShortBuffer().put(a, 0, n);
-    } else if (values instanceof int[] a) {
-      buffer.asIntBuffer().put(a, 0, n);
-    } else {
-      buffer.asLongBuffer().put((long[]) values, 0, n);
+    Tensor full = tensor;
+    tensor = null;
+    memory = null;
+    if (rows == capacity) {
+      return full;
     }
-    return tensor;
+    try (full) {
+      Tensor part = Tensor.allocate(spec.dataType(), shape);
+      ByteBuffer filled = full.buffer().limit(rows * rowElements * elementBytes);
+      part.buffer().put(filled);
+      return part;
+    }
   }
 
-  private static Object newArray(DataType type, int length) {
-    return switch (type) {
-      case FLOAT -> new float[length];
-      case DOUBLE -> new double[length];
-      case INT8, UINT8, BOOL -> new byte[length];
-      case INT16, UINT16 -> new short[length];
-      case INT32, UINT32 -> new int[length];
-      case INT64 -> new long[length];
-      case STRING -> new byte[length][];
-      default -> throw new IllegalArgumentException(type + " inputs are not supported");
-    };
+  @Override
+  public void close() {
+    if (tensor != null) {
+      tensor.close();
+      tensor = null;
+      memory = null;
+    }
   }
 
   private static final long[] SCALAR = new long[0];
@@ -296,12 +310,12 @@ final class InputBatch {
         }
       }
     }
-    if (bulkElementBytes > 0 && array instanceof UnsafeArrayData unsafe) {
-      // Spark keeps a primitive array's elements contiguous after a header.
-      Platform.copyMemory(unsafe.getBaseObject(), unsafe.getBaseOffset()
-          + UnsafeArrayData.calculateHeaderPortionInBytes(length), values,
-          PrimitiveArrays.firstElementOffset(values) + (long) start * bulkElementBytes,
-          (long) length * bulkElementBytes);
+    if (bulkElementBytes > 0 && array instanceof UnsafeArrayData unsafe
+        && unsafe.getBaseObject() instanceof byte[] bytes) {
+      // Spark keeps a primitive array's elements contiguous after a header, in native order.
+      long from = unsafe.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET
+          + UnsafeArrayData.calculateHeaderPortionInBytes(length);
+      memory.put(start * bulkElementBytes, bytes, (int) from, length * bulkElementBytes);
     } else {
       for (int i = 0; i < length; i++) {
         put(start + i, array, i);
@@ -313,7 +327,7 @@ final class InputBatch {
   /** Converts the scalar at {@code i} of {@code source} into element {@code index}. */
   private void put(int index, SpecializedGetters source, int i) throws BadValue {
     switch (spec.dataType()) {
-      case STRING -> ((byte[][]) values)[index] = leaf == Leaf.STRING
+      case STRING -> strings[index] = leaf == Leaf.STRING
           ? source.getUTF8String(i).getBytes() : source.getBinary(i);
       case FLOAT, DOUBLE -> putReal(index, real(source, i));
       default -> putInteger(index, integer(source, i));
@@ -367,8 +381,8 @@ final class InputBatch {
 
   private void putReal(int index, double value) throws BadValue {
     switch (spec.dataType()) {
-      case FLOAT -> ((float[]) values)[index] = (float) value;
-      case DOUBLE -> ((double[]) values)[index] = value;
+      case FLOAT -> memory.putFloat(index * 4, (float) value);
+      case DOUBLE -> memory.putDouble(index * 8, value);
       default -> putInteger(index, whole(value));
     }
   }
@@ -376,16 +390,17 @@ final class InputBatch {
   /** A whole number in the input's range; out of range is a bad value. */
   private void putInteger(int index, long value) throws BadValue {
     switch (spec.dataType()) {
-      case BOOL -> ((byte[]) values)[index] = (byte) inRange(value, 0, 1);
-      case UINT8 -> ((byte[]) values)[index] = (byte) inRange(value, 0, 255);
-      case INT8 -> ((byte[]) values)[index] = (byte) inRange(value, -128, 127);
-      case UINT16 -> ((short[]) values)[index] = (short) inRange(value, 0, 65535);
-      case INT16 -> ((short[]) values)[index] = (short) inRange(value, Short.MIN_VALUE,
-          Short.MAX_VALUE);
-      case UINT32 -> ((int[]) values)[index] = (int) inRange(value, 0, 0xFFFF_FFFFL);
-      case INT32 -> ((int[]) values)[index] = (int) inRange(value, Integer.MIN_VALUE,
-          Integer.MAX_VALUE);
-      default -> ((long[]) values)[index] = value;
+      case BOOL -> memory.put(index, (byte) inRange(value, 0, 1));
+      case UINT8 -> memory.put(index, (byte) inRange(value, 0, 255));
+      case INT8 -> memory.put(index, (byte) inRange(value, -128, 127));
+      case UINT16 -> memory.putShort(index * 2, (short) inRange(value, 0, 65535));
+      case INT16 -> memory.putShort(index * 2, (short) inRange(value, Short.MIN_VALUE,
+          Short.MAX_VALUE));
+      case UINT32 -> memory.putInt(index * 4, (int) inRange(value, 0, 0xFFFF_FFFFL));
+      case INT32 -> memory.putInt(index * 4, (int) inRange(value, Integer.MIN_VALUE,
+          Integer.MAX_VALUE));
+      case INT64 -> memory.putLong(index * 8, value);
+      default -> throw new IllegalStateException(spec.dataType() + " inputs are refused");
     }
   }
 

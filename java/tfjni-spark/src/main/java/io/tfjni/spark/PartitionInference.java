@@ -14,6 +14,7 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
@@ -54,6 +55,8 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
     private final List<InputBatch> batches = new ArrayList<>();
     /** The batch's rows in order (copies: Spark reuses the row objects it hands out). */
     private final List<InternalRow> pending = new ArrayList<>();
+    /** Row copies kept from batch to batch, refilled in place (no new memory per row). */
+    private final List<UnsafeRow> copies = new ArrayList<>();
     /** Whether each pending row fed the model; a kept invalid row gets null outputs. */
     private final List<Boolean> valid = new ArrayList<>();
     private ModelCache.Lease lease;
@@ -101,10 +104,10 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
         long number = rowNumber++;
         if (add(row, number)) {
           rows++;
-          pending.add(row.copy());
+          pending.add(hold(row, pending.size()));
           valid.add(true);
         } else if (plan.invalidRows() == InvalidRows.KEEP) {
-          pending.add(row.copy());
+          pending.add(hold(row, pending.size()));
           valid.add(false);
         }
       }
@@ -120,6 +123,23 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
         }
         ready.add(new JoinedRow(pending.get(i), new GenericInternalRow(values)));
       }
+    }
+
+    /**
+     * A copy of the batch's {@code i}th row that stays valid until the next batch: the rows of
+     * the previous batch are all handed out by then, and Spark reads a row before asking for the
+     * next one.
+     */
+    private InternalRow hold(InternalRow row, int i) {
+      if (!(row instanceof UnsafeRow unsafe)) {
+        return row.copy();
+      }
+      if (i == copies.size()) {
+        copies.add(unsafe.copy());
+      } else {
+        copies.get(i).copyFrom(unsafe);
+      }
+      return copies.get(i);
     }
 
     /** Adds the row to every input's batch; false if it is invalid and the plan keeps going. */
@@ -179,6 +199,7 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
         return;
       }
       closed = true;
+      batches.forEach(InputBatch::close);
       if (result != null) {
         result.close();
       }

@@ -16,7 +16,10 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.StringArrayParam;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -44,8 +47,12 @@ import org.apache.spark.sql.types.StructType;
  * #transformSchema}), so a bad mapping fails before any data moves. Each executor JVM loads the
  * model once and shares it between its tasks and threads; rows are fed in batches of {@code
  * batchSize} through one prepared predictor call each.
+ *
+ * <p>Its params can be saved and loaded like any Spark ML stage ({@link #write()}, {@link
+ * #load(String)}), alone or inside a fitted {@code PipelineModel}: the model path is saved as
+ * it was given, not the model.
  */
-public final class SavedModelTransformer extends Transformer {
+public final class SavedModelTransformer extends Transformer implements DefaultParamsWritable {
   private static final long serialVersionUID = 1;
 
   private final String uid;
@@ -106,6 +113,15 @@ public final class SavedModelTransformer extends Transformer {
   @Override
   public String uid() {
     return uid;
+  }
+
+  /** Reads a transformer saved with {@code write().save(path)}; what PipelineModel.load calls. */
+  public static MLReader<SavedModelTransformer> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static SavedModelTransformer load(String path) {
+    return read().load(path);
   }
 
   // Spark finds params through public methods returning them.
@@ -294,6 +310,7 @@ public final class SavedModelTransformer extends Transformer {
             + " its columns are " + Arrays.toString(schema.fieldNames()));
       }
       ColumnSpec column = ColumnSpec.of(columns[i], spec, "input");
+      SparkTypes.element(column.dataType(), false);  // throws for a dtype with no column type
       String why = SparkTypes.whyNot(schema.apply(columns[i]).dataType(), column);
       if (why != null) {
         throw new IllegalArgumentException("column '" + columns[i] + "' for input '" + keys[i]
