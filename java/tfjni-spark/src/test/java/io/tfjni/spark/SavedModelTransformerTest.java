@@ -464,6 +464,18 @@ class SavedModelTransformerTest {
     assertEquals(7f, kept.get(2).getFloat(3));
   }
 
+  /** The last row fills input 'a', then fails on 'b': the batch it started is freed. */
+  @Test
+  void aBadLastRowLeavesNoTensorBehind() {
+    List<Row> rows = List.of(RowFactory.create(0, 1f, 2f), RowFactory.create(1, 3f, null));
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("a", DataTypes.FloatType).add("b", DataTypes.FloatType, true);
+    List<Row> out = add().setHandleInvalid("skip").setBatchSize(1)
+        .transform(spark.createDataFrame(rows, schema).coalesce(1)).collectAsList();
+    assertEquals(1, out.size());
+    assertEquals(3f, out.get(0).getFloat(3));  // 1 + 2
+  }
+
   @Test
   void rowsOfTheWrongShapeAreBadRows() {
     List<Row> rows = new ArrayList<>();
