@@ -27,8 +27,9 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Rows per second through tfjni's Spark transformer on local[2], beside the same rows through a
  * plain prepared {@link Predictor} loop on 2 threads in the same JVM, for one benchmark model
- * and several batch sizes, interleaved per round. Also the heap bytes all threads allocated per
- * row during the Spark job. Prints one JSON line per measurement; scripts/bench-spark.sh runs it
+ * and several batch sizes, interleaved per round, and the same DataFrame written without the model
+ * (Spark's own cost per row). Also the heap bytes all threads allocated per row during the Spark
+ * job. Prints one JSON line per measurement; scripts/bench-spark.sh runs it
  * and writes docs/SPARK_BENCHMARKS.md.
  *
  * <p>Usage: {@code SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCH,BATCH,... ROUNDS}. The rows
@@ -88,6 +89,7 @@ public final class SparkThroughput {
             List.of(outputKey))) {
       sparkJob(frame, model, input, outputKey, batches[0]);
       predictorLoop(predictor, input, data, rows, perRow, batches[0]);
+      scanJob(frame);
       for (int round = 0; round < rounds; round++) {
         for (int batch : batches) {
           long bytesBefore = allocatedBytes();
@@ -96,6 +98,7 @@ public final class SparkThroughput {
           print(args[1], "spark", batch, round, rows / sparkSeconds, bytesPerRow);
           print(args[1], "predictor", batch, round,
               predictorLoop(predictor, input, data, rows, perRow, batch), -1);
+          print(args[1], "scan", batch, round, rows / scanJob(frame), -1);
         }
       }
     }
@@ -110,6 +113,13 @@ public final class SparkThroughput {
         .setOutputKeys(outputKey).setOutputCols("y").setBatchSize(batch);
     long start = System.nanoTime();
     transformer.transform(frame).write().format("noop").mode("overwrite").save();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** Seconds to write every row of {@code frame} to the no-op sink: Spark's own floor. */
+  private static double scanJob(Dataset<Row> frame) {
+    long start = System.nanoTime();
+    frame.write().format("noop").mode("overwrite").save();
     return (System.nanoTime() - start) / 1e9;
   }
 

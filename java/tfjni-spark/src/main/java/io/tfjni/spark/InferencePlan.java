@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Everything an executor needs to run one transform, resolved and checked on the driver when the
  * plan is built: where the model is, how to load it, which column feeds which input (by index in
- * the input rows), which outputs become columns.
+ * the input rows) and what Spark type that column has, which outputs become columns.
  */
 record InferencePlan(
     String modelLocation,
@@ -19,6 +19,7 @@ record InferencePlan(
     boolean stringsAsBinary,
     List<ColumnSpec> inputs,
     int[] inputColumnIndexes,
+    List<org.apache.spark.sql.types.DataType> inputColumnTypes,
     List<ColumnSpec> outputs) implements Serializable {
 
   /** What a row whose value cannot feed its input does (Spark ML's handleInvalid values). */

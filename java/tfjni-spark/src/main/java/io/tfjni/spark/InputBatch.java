@@ -2,18 +2,36 @@ package io.tfjni.spark;
 
 import io.tfjni.DataType;
 import io.tfjni.Tensor;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
+import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.UserDefinedType;
+import org.apache.spark.unsafe.Platform;
 
 /**
- * One input's values for a batch of rows, written row by row from Spark's values into an array
- * of the tensor's element type, then copied once into TensorFlow's memory. A row that cannot
- * feed the input throws {@link BadValue} before any of it counts.
+ * One input's values for a batch of rows, read from Spark's internal rows (no boxed values)
+ * straight into the memory of a tensor of {@code capacity} rows; an array column whose elements
+ * already have the tensor's type is copied in bulk from Spark's own memory. String inputs are
+ * gathered as byte arrays. A row that cannot feed the input throws {@link BadValue} before any of
+ * it counts. Close it to free a tensor still being filled.
  */
-final class InputBatch {
+final class InputBatch implements AutoCloseable {
   /** Why one row's value cannot feed the input. */
   static final class BadValue extends Exception {
     private static final long serialVersionUID = 1;
@@ -23,17 +41,94 @@ final class InputBatch {
     }
   }
 
+  /** The Spark type of the column's scalars. */
+  private enum Leaf { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, BOOLEAN, STRING, BINARY }
+
   private final ColumnSpec spec;
   private final int capacity;
+  /** Array levels in the column's type; an ML vector counts as one. */
+  private final int depth;
+  private final UserDefinedType<Vector> vectorType;
+  private final Leaf leaf;
+  private final DecimalType decimal;
+  /** Whether some array level of the column's type may hold nulls (worth looking for). */
+  private final boolean elementsMayBeNull;
+  /** Bytes per element when the column's scalars are the tensor's element type, else 0. */
+  private final int bulkElementBytes;
   /** The per-row shape: the signature's, with unknown sizes taken from the batch's first row. */
   private long[] rowShape;
   private int rowElements = -1;
-  private Object values;  // float[], double[], byte[], short[], int[], long[] or byte[][]
+  /** The batch being filled, [capacity, rowShape...]; null until a row starts it. */
+  private Tensor tensor;
+  private ByteBuffer memory;
+  private byte[][] strings;
+  private final int elementBytes;
   private int rows;
 
-  InputBatch(ColumnSpec spec, int capacity) {
+  @SuppressWarnings("unchecked")
+  InputBatch(ColumnSpec spec, org.apache.spark.sql.types.DataType columnType, int capacity) {
     this.spec = spec;
     this.capacity = capacity;
+    int levels = 0;
+    boolean nulls = false;
+    org.apache.spark.sql.types.DataType scalar = columnType;
+    while (scalar instanceof ArrayType array) {
+      levels++;
+      nulls |= array.containsNull();
+      scalar = array.elementType();
+    }
+    if (scalar instanceof UserDefinedType<?> udt && levels == 0) {
+      vectorType = (UserDefinedType<Vector>) udt;  // SparkTypes lets only ML vectors through
+      levels = 1;
+      scalar = org.apache.spark.sql.types.DataTypes.DoubleType;
+    } else {
+      vectorType = null;
+    }
+    depth = levels;
+    elementsMayBeNull = nulls;
+    leaf = leafOf(scalar);
+    decimal = scalar instanceof DecimalType d ? d : null;
+    bulkElementBytes = vectorType == null ? bulkBytes(leaf, spec.dataType()) : 0;
+    elementBytes = spec.dataType() == DataType.STRING ? 0 : spec.dataType().byteSize();
+  }
+
+  private static Leaf leafOf(org.apache.spark.sql.types.DataType type) {
+    if (type instanceof ByteType) {
+      return Leaf.BYTE;
+    } else if (type instanceof ShortType) {
+      return Leaf.SHORT;
+    } else if (type instanceof IntegerType) {
+      return Leaf.INT;
+    } else if (type instanceof LongType) {
+      return Leaf.LONG;
+    } else if (type instanceof FloatType) {
+      return Leaf.FLOAT;
+    } else if (type instanceof DoubleType) {
+      return Leaf.DOUBLE;
+    } else if (type instanceof DecimalType) {
+      return Leaf.DECIMAL;
+    } else if (type instanceof BooleanType) {
+      return Leaf.BOOLEAN;
+    } else if (type instanceof StringType) {
+      return Leaf.STRING;
+    } else if (type instanceof BinaryType) {
+      return Leaf.BINARY;
+    }
+    throw new IllegalArgumentException(type.simpleString() + " columns are refused when the plan"
+        + " is built");
+  }
+
+  /** Scalars that are already the tensor's element type are copied as raw memory. */
+  private static int bulkBytes(Leaf leaf, DataType tensor) {
+    return switch (tensor) {
+      case FLOAT -> leaf == Leaf.FLOAT ? 4 : 0;
+      case DOUBLE -> leaf == Leaf.DOUBLE ? 8 : 0;
+      case INT32 -> leaf == Leaf.INT ? 4 : 0;
+      case INT64 -> leaf == Leaf.LONG ? 8 : 0;
+      case INT16 -> leaf == Leaf.SHORT ? 2 : 0;
+      case INT8 -> leaf == Leaf.BYTE ? 1 : 0;
+      default -> 0;
+    };
   }
 
   int rows() {
@@ -49,25 +144,35 @@ final class InputBatch {
     rows--;
   }
 
-  /** Adds a row's value as the next row of the batch. */
-  void add(Object value) throws BadValue {
-    if (value == null) {
+  /** Adds the value at {@code ordinal} of {@code row} as the next row of the batch. */
+  void add(InternalRow row, int ordinal) throws BadValue {
+    if (row.isNullAt(ordinal)) {
       throw new BadValue("null");
     }
-    long[] shape = shapeOf(value);
+    if (vectorType != null) {
+      double[] vector = vectorType.deserialize(row.get(ordinal, vectorType.sqlType())).toArray();
+      int start = begin(new long[] {vector.length});
+      for (int i = 0; i < vector.length; i++) {
+        putReal(start + i, vector[i]);
+      }
+    } else if (depth == 0) {
+      put(begin(SCALAR), row, ordinal);
+    } else {
+      ArrayData array = row.getArray(ordinal);
+      write(array, depth, begin(shapeOf(array, depth)));
+    }
+    rows++;
+  }
+
+  /** Checks a row of {@code shape} against the batch; returns where its elements go. */
+  private int begin(long[] shape) throws BadValue {
     if (rows == 0) {
       startBatch(shape);
-    } else if (!Arrays.equals(shape, rowShape) && !isFlat(shape)) {
+    } else if (!Arrays.equals(shape, rowShape) && !isFlatFor(shape, rowShape)) {
       throw new BadValue("shape " + Arrays.toString(shape) + " differs from this batch's "
           + Arrays.toString(rowShape));
     }
-    int start = rows * rowElements;
-    int[] next = {start};
-    write(value, next, start + rowElements);
-    if (next[0] != start + rowElements) {
-      throw new BadValue("ragged: fewer elements than the row's shape " + Arrays.toString(rowShape));
-    }
-    rows++;
+    return rows * rowElements;
   }
 
   private void startBatch(long[] shape) throws BadValue {
@@ -95,12 +200,24 @@ final class InputBatch {
     if (!Arrays.equals(shape, rowShape)) {
       rowShape = shape;
       rowElements = (int) elements;
-      values = newArray(spec.dataType(), rowElements * capacity);
+      close();
+      strings = null;
+    }
+    if (spec.dataType() == DataType.STRING) {
+      if (strings == null) {
+        strings = new byte[rowElements * capacity][];
+      }
+    } else if (tensor == null) {
+      tensor = Tensor.allocate(spec.dataType(), batchShape(capacity));
+      memory = tensor.buffer();
     }
   }
 
-  private boolean isFlat(long[] shape) {
-    return isFlatFor(shape, rowShape);
+  private long[] batchShape(int batchRows) {
+    long[] shape = new long[rowShape.length + 1];
+    shape[0] = batchRows;
+    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
+    return shape;
   }
 
   /** A flat array holding a whole row of a higher rank (e.g. 64 floats for [8, 8, 1]). */
@@ -118,64 +235,55 @@ final class InputBatch {
     return shape[0] == elements;
   }
 
-  /** The batch so far as a new tensor of shape [rows, rowShape...]. */
+  /**
+   * The batch so far as a tensor of shape [rows, rowShape...], which the caller closes: the one
+   * filled when the batch is full, else a copy of its first rows.
+   */
   Tensor toTensor() {
-    long[] shape = new long[rowShape.length + 1];
-    shape[0] = rows;
-    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
-    int n = rows * rowElements;
+    long[] shape = batchShape(rows);
     if (spec.dataType() == DataType.STRING) {
-      return Tensor.ofBytes(Arrays.copyOf((byte[][]) values, n), shape);
+      return Tensor.ofBytes(Arrays.copyOf(strings, rows * rowElements), shape);
     }
-    Tensor tensor = Tensor.allocate(spec.dataType(), shape);
-    ByteBuffer buffer = tensor.buffer();
-    if (values instanceof float[] a) {
-      buffer.asFloatBuffer().put(a, 0, n);
-    } else if (values instanceof double[] a) {
-      buffer.asDoubleBuffer().put(a, 0, n);
-    } else if (values instanceof byte[] a) {
-      buffer.put(a, 0, n);
-    } else if (values instanceof short[] a) {
-      buffer.asShortBuffer().put(a, 0, n);
-    } else if (values instanceof int[] a) {
-      buffer.asIntBuffer().put(a, 0, n);
-    } else {
-      buffer.asLongBuffer().put((long[]) values, 0, n);
+    Tensor full = tensor;
+    tensor = null;
+    memory = null;
+    if (rows == capacity) {
+      return full;
     }
-    return tensor;
+    try (full) {
+      Tensor part = Tensor.allocate(spec.dataType(), shape);
+      ByteBuffer filled = full.buffer().limit(rows * rowElements * elementBytes);
+      part.buffer().put(filled);
+      return part;
+    }
   }
 
-  private static Object newArray(DataType type, int length) {
-    return switch (type) {
-      case FLOAT -> new float[length];
-      case DOUBLE -> new double[length];
-      case INT8, UINT8, BOOL -> new byte[length];
-      case INT16, UINT16 -> new short[length];
-      case INT32, UINT32 -> new int[length];
-      case INT64 -> new long[length];
-      case STRING -> new byte[length][];
-      default -> throw new IllegalArgumentException(type + " inputs are not supported");
-    };
+  @Override
+  public void close() {
+    if (tensor != null) {
+      tensor.close();
+      tensor = null;
+      memory = null;
+    }
   }
 
   private static final long[] SCALAR = new long[0];
 
-  /**
-   * The shape of a value: nested sequences (checked rectangular), a vector, or a scalar. A
-   * sequence of scalars is measured by its length alone (its elements are checked as they are
-   * written), so a row of many numbers costs no walk of its own.
-   */
-  private static long[] shapeOf(Object value) throws BadValue {
-    int length = length(value);
-    if (length < 0) {
-      return SCALAR;
-    }
-    if (length == 0 || value instanceof Vector || length(element(value, 0)) < 0) {
+  /** The shape of {@code depth} nested array levels, checked rectangular (leaves by length). */
+  private static long[] shapeOf(ArrayData array, int depth) throws BadValue {
+    int length = array.numElements();
+    if (depth == 1 || length == 0) {
       return new long[] {length};
     }
-    long[] inner = shapeOf(element(value, 0));
-    for (int i = 1; i < length; i++) {
-      if (!Arrays.equals(inner, shapeOf(element(value, i)))) {
+    long[] inner = null;
+    for (int i = 0; i < length; i++) {
+      if (array.isNullAt(i)) {
+        throw new BadValue("a null element");
+      }
+      long[] shape = shapeOf(array.getArray(i), depth - 1);
+      if (inner == null) {
+        inner = shape;
+      } else if (!Arrays.equals(inner, shape)) {
         throw new BadValue("ragged: nested arrays of different lengths");
       }
     }
@@ -185,117 +293,121 @@ final class InputBatch {
     return shape;
   }
 
-  /** The length of a sequence value, or -1 for a scalar. */
-  private static int length(Object value) throws BadValue {
-    if (value instanceof scala.collection.Seq<?> seq) {
-      return seq.length();
-    }
-    if (value instanceof List<?> list) {
-      return list.size();
-    }
-    if (value instanceof Vector vector) {
-      return vector.size();
-    }
-    if (value == null) {
-      throw new BadValue("a null element");
-    }
-    return -1;
-  }
-
-  private static Object element(Object value, int i) {
-    if (value instanceof scala.collection.Seq<?> seq) {
-      return seq.apply(i);
-    }
-    return ((List<?>) value).get(i);
-  }
-
-  /** Writes the scalars of {@code value} in C order from {@code next[0]} up to {@code end}. */
-  private void write(Object value, int[] next, int end) throws BadValue {
-    if (value instanceof Vector vector) {
-      if (next[0] + vector.size() > end) {
-        throw new BadValue("a vector of " + vector.size() + " where " + spec.describe()
-            + " is expected");
+  /** Writes the scalars of a checked array in C order from {@code start}; returns the end. */
+  private int write(ArrayData array, int levels, int start) throws BadValue {
+    int length = array.numElements();
+    if (levels > 1) {
+      int next = start;
+      for (int i = 0; i < length; i++) {
+        next = write(array.getArray(i), levels - 1, next);
       }
-      for (double d : vector.toArray()) {
-        put(next[0]++, d);
+      return next;
+    }
+    if (elementsMayBeNull) {
+      for (int i = 0; i < length; i++) {
+        if (array.isNullAt(i)) {
+          throw new BadValue("a null element");
+        }
       }
-      return;
     }
-    int length = length(value);
-    if (length < 0) {
-      if (next[0] >= end) {
-        throw new BadValue("ragged: more elements than the row's shape "
-            + Arrays.toString(rowShape));
-      }
-      put(next[0]++, value);
-      return;
-    }
-    for (int i = 0; i < length; i++) {
-      write(element(value, i), next, end);
-    }
-  }
-
-  private void put(int index, Object scalar) throws BadValue {
-    DataType type = spec.dataType();
-    if (values instanceof byte[][] a) {
-      a[index] = bytes(scalar);
-    } else if (values instanceof float[] a) {
-      a[index] = (float) real(scalar);
-    } else if (values instanceof double[] a) {
-      a[index] = real(scalar);
-    } else if (values instanceof byte[] a) {
-      a[index] = (byte) (type == DataType.BOOL ? integer(scalar, 0, 1)
-          : type == DataType.UINT8 ? integer(scalar, 0, 255) : integer(scalar, -128, 127));
-    } else if (values instanceof short[] a) {
-      a[index] = (short) (type == DataType.UINT16 ? integer(scalar, 0, 65535)
-          : integer(scalar, Short.MIN_VALUE, Short.MAX_VALUE));
-    } else if (values instanceof int[] a) {
-      a[index] = (int) (type == DataType.UINT32 ? integer(scalar, 0, 0xFFFF_FFFFL)
-          : integer(scalar, Integer.MIN_VALUE, Integer.MAX_VALUE));
+    if (bulkElementBytes > 0 && array instanceof UnsafeArrayData unsafe
+        && unsafe.getBaseObject() instanceof byte[] bytes) {
+      // Spark keeps a primitive array's elements contiguous after a header, in native order.
+      long from = unsafe.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET
+          + UnsafeArrayData.calculateHeaderPortionInBytes(length);
+      memory.put(start * bulkElementBytes, bytes, (int) from, length * bulkElementBytes);
     } else {
-      ((long[]) values)[index] = integer(scalar, Long.MIN_VALUE, Long.MAX_VALUE);
-    }
-  }
-
-  private static double real(Object scalar) throws BadValue {
-    if (scalar instanceof Number number) {
-      return number.doubleValue();
-    }
-    if (scalar instanceof Boolean b) {
-      return b ? 1 : 0;
-    }
-    throw new BadValue("'" + scalar + "' is not a number");
-  }
-
-  /** A whole number in [min, max]; a fraction or an out-of-range value is a bad value. */
-  private static long integer(Object scalar, long min, long max) throws BadValue {
-    long value;
-    if (scalar instanceof Boolean b) {
-      value = b ? 1 : 0;
-    } else if (scalar instanceof Double || scalar instanceof Float) {
-      double d = ((Number) scalar).doubleValue();
-      if (d != Math.rint(d) || Double.isInfinite(d)) {
-        throw new BadValue(d + " is not a whole number");
+      for (int i = 0; i < length; i++) {
+        put(start + i, array, i);
       }
-      value = (long) d;
-    } else if (scalar instanceof Number number) {
-      value = number.longValue();
-    } else {
-      throw new BadValue("'" + scalar + "' is not a number");
     }
+    return start + length;
+  }
+
+  /** Converts the scalar at {@code i} of {@code source} into element {@code index}. */
+  private void put(int index, SpecializedGetters source, int i) throws BadValue {
+    switch (spec.dataType()) {
+      case STRING -> strings[index] = leaf == Leaf.STRING
+          ? source.getUTF8String(i).getBytes() : source.getBinary(i);
+      case FLOAT, DOUBLE -> putReal(index, real(source, i));
+      default -> putInteger(index, integer(source, i));
+    }
+  }
+
+  private double real(SpecializedGetters source, int i) {
+    return switch (leaf) {
+      case BYTE -> source.getByte(i);
+      case SHORT -> source.getShort(i);
+      case INT -> source.getInt(i);
+      case LONG -> source.getLong(i);
+      case FLOAT -> source.getFloat(i);
+      case DOUBLE -> source.getDouble(i);
+      case DECIMAL -> source.getDecimal(i, decimal.precision(), decimal.scale()).toDouble();
+      case BOOLEAN -> source.getBoolean(i) ? 1 : 0;
+      default -> throw new IllegalStateException(leaf + " cannot feed a number");
+    };
+  }
+
+  private long integer(SpecializedGetters source, int i) throws BadValue {
+    return switch (leaf) {
+      case BYTE -> source.getByte(i);
+      case SHORT -> source.getShort(i);
+      case INT -> source.getInt(i);
+      case LONG -> source.getLong(i);
+      case FLOAT -> whole(source.getFloat(i));
+      case DOUBLE -> whole(source.getDouble(i));
+      case DECIMAL -> whole(source.getDecimal(i, decimal.precision(), decimal.scale())
+          .toJavaBigDecimal());
+      case BOOLEAN -> source.getBoolean(i) ? 1 : 0;
+      default -> throw new IllegalStateException(leaf + " cannot feed a number");
+    };
+  }
+
+  /** A fraction is a bad value for an integer input. */
+  private static long whole(double d) throws BadValue {
+    if (d != Math.rint(d) || Double.isInfinite(d)) {
+      throw new BadValue(d + " is not a whole number");
+    }
+    return (long) d;
+  }
+
+  private static long whole(BigDecimal d) throws BadValue {
+    try {
+      return d.longValueExact();
+    } catch (ArithmeticException e) {
+      throw new BadValue(d + " is not a whole number in the range of a long");
+    }
+  }
+
+  private void putReal(int index, double value) throws BadValue {
+    switch (spec.dataType()) {
+      case FLOAT -> memory.putFloat(index * 4, (float) value);
+      case DOUBLE -> memory.putDouble(index * 8, value);
+      default -> putInteger(index, whole(value));
+    }
+  }
+
+  /** A whole number in the input's range; out of range is a bad value. */
+  private void putInteger(int index, long value) throws BadValue {
+    switch (spec.dataType()) {
+      case BOOL -> memory.put(index, (byte) inRange(value, 0, 1));
+      case UINT8 -> memory.put(index, (byte) inRange(value, 0, 255));
+      case INT8 -> memory.put(index, (byte) inRange(value, -128, 127));
+      case UINT16 -> memory.putShort(index * 2, (short) inRange(value, 0, 65535));
+      case INT16 -> memory.putShort(index * 2, (short) inRange(value, Short.MIN_VALUE,
+          Short.MAX_VALUE));
+      case UINT32 -> memory.putInt(index * 4, (int) inRange(value, 0, 0xFFFF_FFFFL));
+      case INT32 -> memory.putInt(index * 4, (int) inRange(value, Integer.MIN_VALUE,
+          Integer.MAX_VALUE));
+      case INT64 -> memory.putLong(index * 8, value);
+      default -> throw new IllegalStateException(spec.dataType() + " inputs are refused");
+    }
+  }
+
+  private static long inRange(long value, long min, long max) throws BadValue {
     if (value < min || value > max) {
       throw new BadValue(value + " is out of range [" + min + ", " + max + "]");
     }
     return value;
-  }
-
-  private static byte[] bytes(Object scalar) throws BadValue {
-    if (scalar instanceof String s) {
-      return s.getBytes(StandardCharsets.UTF_8);
-    }
-    if (scalar instanceof byte[] b) {
-      return b;
-    }
-    throw new BadValue("'" + scalar + "' is not a string");
   }
 }

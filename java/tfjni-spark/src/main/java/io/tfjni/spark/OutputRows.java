@@ -3,12 +3,16 @@ package io.tfjni.spark;
 import io.tfjni.DataType;
 import io.tfjni.Tensor;
 import java.lang.reflect.Array;
-import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * An output tensor of shape [rows, ...] as one Spark value per row: a scalar, or Java arrays
- * nested once per dimension (the innermost one primitive), of the types {@link SparkTypes}
- * gives the column. The tensor is read into one Java array, then sliced.
+ * An output tensor of shape [rows, ...] as one value per row in Spark's internal form: a scalar,
+ * or arrays nested once per dimension (the innermost one a primitive array copied in bulk), of
+ * the types {@link SparkTypes} gives the column. The tensor is read into one Java array, then
+ * sliced.
  */
 final class OutputRows {
   private OutputRows() {}
@@ -32,9 +36,12 @@ final class OutputRows {
   private static Object nest(Object flat, int offset, long[] shape, int dim) {
     int length = (int) shape[dim];
     if (dim == shape.length - 1) {
-      Object leaf = Array.newInstance(flat.getClass().getComponentType(), length);
-      System.arraycopy(flat, offset, leaf, 0, length);
-      return leaf;
+      if (flat instanceof Object[] objects) {  // strings
+        return new GenericArrayData(Arrays.copyOfRange(objects, offset, offset + length));
+      }
+      int bytes = PrimitiveArrays.elementBytes(flat);
+      return UnsafeArrayData.fromPrimitiveArray(flat, PrimitiveArrays.firstElementOffset(flat)
+          + offset * bytes, length, bytes);
     }
     int stride = 1;
     for (int d = dim + 1; d < shape.length; d++) {
@@ -44,7 +51,7 @@ final class OutputRows {
     for (int i = 0; i < length; i++) {
       nested[i] = nest(flat, offset + i * stride, shape, dim + 1);
     }
-    return nested;
+    return new GenericArrayData(nested);
   }
 
   /** All elements, in the Java type of the column's elements (unsigned ones widened). */
@@ -94,9 +101,9 @@ final class OutputRows {
         if (stringsAsBinary) {
           return raw;
         }
-        String[] text = new String[raw.length];
+        UTF8String[] text = new UTF8String[raw.length];
         for (int i = 0; i < raw.length; i++) {
-          text[i] = new String(raw[i], StandardCharsets.UTF_8);
+          text[i] = UTF8String.fromBytes(raw[i]);
         }
         return text;
       }

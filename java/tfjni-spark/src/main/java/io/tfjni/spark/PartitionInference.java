@@ -10,9 +10,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
@@ -20,8 +22,12 @@ import org.apache.spark.util.TaskCompletionListener;
  * one prepared {@link Predictor} call of the JVM's shared model, and each row comes out with the
  * outputs appended. Lazily, batch by batch, as Spark pulls rows; everything native is released
  * when the partition ends or the task does (a failure, a cancelled task).
+ *
+ * <p>It works on Spark's internal rows, as the query engine holds them: an array column is read
+ * without boxing an element, and a row goes out as the input row joined to its outputs, which
+ * the scan that reads this RDD turns into Spark's binary row format in one copy.
  */
-final class PartitionInference implements MapPartitionsFunction<Row, Row> {
+final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>, InternalRow> {
   private static final long serialVersionUID = 1;
 
   private final InferencePlan plan;
@@ -31,7 +37,7 @@ final class PartitionInference implements MapPartitionsFunction<Row, Row> {
   }
 
   @Override
-  public Iterator<Row> call(Iterator<Row> rows) {
+  public Iterator<InternalRow> call(Iterator<InternalRow> rows) {
     Batches batches = new Batches(plan, rows);
     TaskContext task = TaskContext.get();
     if (task != null) {
@@ -42,13 +48,16 @@ final class PartitionInference implements MapPartitionsFunction<Row, Row> {
   }
 
   /** The partition's output rows, made one batch at a time. */
-  private static final class Batches implements Iterator<Row>, AutoCloseable {
+  private static final class Batches implements Iterator<InternalRow>, AutoCloseable {
     private final InferencePlan plan;
-    private final Iterator<Row> input;
-    private final ArrayDeque<Row> ready = new ArrayDeque<>();
+    private final Iterator<InternalRow> input;
+    private final ArrayDeque<InternalRow> ready = new ArrayDeque<>();
     private final List<InputBatch> batches = new ArrayList<>();
-    /** The batch's rows in order; null outputs mark a kept invalid row. */
-    private final List<Row> pending = new ArrayList<>();
+    /** The batch's rows in order (copies: Spark reuses the row objects it hands out). */
+    private final List<InternalRow> pending = new ArrayList<>();
+    /** Row copies kept from batch to batch, refilled in place (no new memory per row). */
+    private final List<UnsafeRow> copies = new ArrayList<>();
+    /** Whether each pending row fed the model; a kept invalid row gets null outputs. */
     private final List<Boolean> valid = new ArrayList<>();
     private ModelCache.Lease lease;
     private Predictor predictor;
@@ -56,11 +65,12 @@ final class PartitionInference implements MapPartitionsFunction<Row, Row> {
     private long rowNumber;
     private boolean closed;
 
-    Batches(InferencePlan plan, Iterator<Row> input) {
+    Batches(InferencePlan plan, Iterator<InternalRow> input) {
       this.plan = plan;
       this.input = input;
-      for (ColumnSpec spec : plan.inputs()) {
-        batches.add(new InputBatch(spec, plan.batchSize()));
+      for (int i = 0; i < plan.inputs().size(); i++) {
+        batches.add(new InputBatch(plan.inputs().get(i), plan.inputColumnTypes().get(i),
+            plan.batchSize()));
       }
     }
 
@@ -77,7 +87,7 @@ final class PartitionInference implements MapPartitionsFunction<Row, Row> {
     }
 
     @Override
-    public Row next() {
+    public InternalRow next() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
@@ -90,40 +100,54 @@ final class PartitionInference implements MapPartitionsFunction<Row, Row> {
       batches.forEach(InputBatch::clear);
       int rows = 0;
       while (rows < plan.batchSize() && input.hasNext()) {
-        Row row = input.next();
+        InternalRow row = input.next();
         long number = rowNumber++;
         if (add(row, number)) {
           rows++;
-          pending.add(row);
+          pending.add(hold(row, pending.size()));
           valid.add(true);
         } else if (plan.invalidRows() == InvalidRows.KEEP) {
-          pending.add(row);
+          pending.add(hold(row, pending.size()));
           valid.add(false);
         }
       }
       Object[][] outputs = rows == 0 ? new Object[0][] : run(rows);
       int at = 0;
       for (int i = 0; i < pending.size(); i++) {
-        Object[] values = new Object[pending.get(i).size() + plan.outputs().size()];
-        for (int c = 0; c < pending.get(i).size(); c++) {
-          values[c] = pending.get(i).get(c);
-        }
+        Object[] values = new Object[plan.outputs().size()];
         if (valid.get(i)) {
           for (int o = 0; o < outputs.length; o++) {
-            values[pending.get(i).size() + o] = outputs[o][at];
+            values[o] = outputs[o][at];
           }
           at++;
         }
-        ready.add(RowFactory.create(values));
+        ready.add(new JoinedRow(pending.get(i), new GenericInternalRow(values)));
       }
     }
 
+    /**
+     * A copy of the batch's {@code i}th row that stays valid until the next batch: the rows of
+     * the previous batch are all handed out by then, and Spark reads a row before asking for the
+     * next one.
+     */
+    private InternalRow hold(InternalRow row, int i) {
+      if (!(row instanceof UnsafeRow unsafe)) {
+        return row.copy();
+      }
+      if (i == copies.size()) {
+        copies.add(unsafe.copy());
+      } else {
+        copies.get(i).copyFrom(unsafe);
+      }
+      return copies.get(i);
+    }
+
     /** Adds the row to every input's batch; false if it is invalid and the plan keeps going. */
-    private boolean add(Row row, long number) {
+    private boolean add(InternalRow row, long number) {
       int added = 0;
       try {
         for (; added < batches.size(); added++) {
-          batches.get(added).add(row.get(plan.inputColumnIndexes()[added]));
+          batches.get(added).add(row, plan.inputColumnIndexes()[added]);
         }
         return true;
       } catch (InputBatch.BadValue e) {
@@ -175,6 +199,7 @@ final class PartitionInference implements MapPartitionsFunction<Row, Row> {
         return;
       }
       closed = true;
+      batches.forEach(InputBatch::close);
       if (result != null) {
         result.close();
       }

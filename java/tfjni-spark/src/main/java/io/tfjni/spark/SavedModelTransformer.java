@@ -16,10 +16,14 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.StringArrayParam;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -43,8 +47,12 @@ import org.apache.spark.sql.types.StructType;
  * #transformSchema}), so a bad mapping fails before any data moves. Each executor JVM loads the
  * model once and shares it between its tasks and threads; rows are fed in batches of {@code
  * batchSize} through one prepared predictor call each.
+ *
+ * <p>Its params can be saved and loaded like any Spark ML stage ({@link #write()}, {@link
+ * #load(String)}), alone or inside a fitted {@code PipelineModel}: the model path is saved as
+ * it was given, not the model.
  */
-public final class SavedModelTransformer extends Transformer {
+public final class SavedModelTransformer extends Transformer implements DefaultParamsWritable {
   private static final long serialVersionUID = 1;
 
   private final String uid;
@@ -105,6 +113,15 @@ public final class SavedModelTransformer extends Transformer {
   @Override
   public String uid() {
     return uid;
+  }
+
+  /** Reads a transformer saved with {@code write().save(path)}; what PipelineModel.load calls. */
+  public static MLReader<SavedModelTransformer> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static SavedModelTransformer load(String path) {
+    return read().load(path);
   }
 
   // Spark finds params through public methods returning them.
@@ -221,11 +238,24 @@ public final class SavedModelTransformer extends Transformer {
     return outputSchema(schema, plan(schema));
   }
 
+  /**
+   * Runs over the dataset's internal rows (the query engine's own, unboxed), so the input is
+   * planned here, like {@code Dataset.rdd}: with adaptive execution, the stages before it (a
+   * shuffle) run now rather than at the first action.
+   */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
+    if (dataset.isStreaming()) {
+      throw new UnsupportedOperationException("SavedModelTransformer transforms batch DataFrames;"
+          + " for a stream, call it in foreachBatch");
+    }
     InferencePlan plan = plan(dataset.schema());
-    return dataset.toDF().mapPartitions(new PartitionInference(plan),
-        Encoders.row(outputSchema(dataset.schema(), plan)));
+    org.apache.spark.sql.classic.Dataset<Row> frame =
+        (org.apache.spark.sql.classic.Dataset<Row>) dataset.toDF();
+    JavaRDD<InternalRow> rows = frame.queryExecution().toRdd().toJavaRDD();
+    return frame.sparkSession().internalCreateDataFrame(
+        rows.mapPartitions(new PartitionInference(plan), true).rdd(),
+        outputSchema(dataset.schema(), plan), false);
   }
 
   /** The input columns, then one column per output. */
@@ -267,6 +297,7 @@ public final class SavedModelTransformer extends Transformer {
           + " inputKeys " + keys.length + ": give one input key per column");
     }
     List<ColumnSpec> inputs = new ArrayList<>();
+    List<org.apache.spark.sql.types.DataType> columnTypes = new ArrayList<>();
     int[] indexes = new int[columns.length];
     Set<String> fed = new HashSet<>();
     for (int i = 0; i < columns.length; i++) {
@@ -279,12 +310,14 @@ public final class SavedModelTransformer extends Transformer {
             + " its columns are " + Arrays.toString(schema.fieldNames()));
       }
       ColumnSpec column = ColumnSpec.of(columns[i], spec, "input");
+      SparkTypes.element(column.dataType(), false);  // throws for a dtype with no column type
       String why = SparkTypes.whyNot(schema.apply(columns[i]).dataType(), column);
       if (why != null) {
         throw new IllegalArgumentException("column '" + columns[i] + "' for input '" + keys[i]
             + "': " + why);
       }
       inputs.add(column);
+      columnTypes.add(schema.apply(columns[i]).dataType());
       indexes[i] = schema.fieldIndex(columns[i]);
     }
     List<String> missing = new ArrayList<>(signature.inputKeys());
@@ -315,7 +348,7 @@ public final class SavedModelTransformer extends Transformer {
     InvalidRows invalid = InvalidRows.valueOf($(handleInvalid).toUpperCase(Locale.ROOT));
     return new InferencePlan(location, tagList, signature.key(), intra, inter, (Integer)
         $(batchSize), invalid, (Boolean) $(stringsAsBinary), List.copyOf(inputs), indexes,
-        List.copyOf(outputs));
+        List.copyOf(columnTypes), List.copyOf(outputs));
   }
 
   private static TensorSpec find(List<TensorSpec> specs, String key, String role,

@@ -16,6 +16,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkException;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -25,6 +30,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,9 +61,18 @@ class SavedModelTransformerTest {
     ModelCache.evictUnused();
   }
 
+  private long tensorsBefore;
+
+  @BeforeEach
+  void countTensors() {
+    tensorsBefore = TensorFlow.liveObjects().tensors();
+  }
+
   @AfterEach
   void nothingRunsBetweenTests() {
     assertEquals(0, TensorFlow.liveObjects().runners(), "every partition closed its predictor");
+    assertEquals(tensorsBefore, TensorFlow.liveObjects().tensors(),
+        "every partition closed its batches' tensors");
   }
 
   private static Dataset<Row> digits(int partitions) {
@@ -119,6 +134,36 @@ class SavedModelTransformerTest {
                 "digit " + i + " class " + c + ": batch size " + batch + " against 1");
           }
         }
+      }
+    }
+  }
+
+  /** Saved inside a fitted pipeline and loaded back, it still gives Python's probabilities. */
+  @Test
+  void aSavedPipelineLoadsBackAndScoresAsPythonDoes() throws IOException {
+    Path dir = java.nio.file.Files.createTempDirectory("tfjni-spark-pipeline");
+    SavedModelTransformer stage = digitsTransformer().setBatchSize(9).setOutputCols("p")
+        .setHandleInvalid("keep").setInterOpThreads(-1);
+    PipelineModel fitted = new Pipeline().setStages(new PipelineStage[] {stage}).fit(digits(2));
+    fitted.write().overwrite().save(dir.resolve("pipeline").toString());
+    stage.write().overwrite().save(dir.resolve("stage").toString());
+
+    SavedModelTransformer loaded = SavedModelTransformer.load(dir.resolve("stage").toString());
+    assertEquals(stage.uid(), loaded.uid());
+    assertEquals(9, loaded.getOrDefault(loaded.batchSize()));
+    assertEquals("keep", loaded.getOrDefault(loaded.handleInvalid()));
+    assertEquals(-1, loaded.getOrDefault(loaded.interOpThreads()));
+    assertArrayEquals(new String[] {"images"}, loaded.getOrDefault(loaded.inputKeys()));
+
+    Dataset<Row> scored = PipelineModel.load(dir.resolve("pipeline").toString())
+        .transform(digits(2));
+    for (Row row : scored.select("id", "p").collectAsList()) {
+      int id = row.getInt(0);
+      List<Float> p = row.getList(1);
+      for (int c = 0; c < 10; c++) {
+        float expected = pythonProbabilities[id * 10 + c];
+        assertEquals(expected, p.get(c), 1e-6 + 1e-5 * Math.abs(expected),
+            "digit " + id + " class " + c + " through the loaded pipeline");
       }
     }
   }
@@ -227,6 +272,162 @@ class SavedModelTransformerTest {
     }
   }
 
+  /** The same pixels as every column form that can feed [8, 8, 1]: each gives Python's answer. */
+  @Test
+  void everyColumnFormOfThePixelsGivesTensorFlowPythonsProbabilities() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < DIGITS; i++) {
+      double[] asDoubles = new double[64];
+      List<Double> doubles = new ArrayList<>(64);
+      List<List<List<Float>>> nested = new ArrayList<>(8);
+      for (int y = 0; y < 8; y++) {
+        List<List<Float>> line = new ArrayList<>(8);
+        for (int x = 0; x < 8; x++) {
+          float pixel = images[i * 64 + y * 8 + x];
+          line.add(List.of(pixel));
+          doubles.add((double) pixel);
+          asDoubles[y * 8 + x] = pixel;
+        }
+        nested.add(line);
+      }
+      rows.add(RowFactory.create(i, doubles, nested, Vectors.dense(asDoubles)));
+    }
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("doubles", DataTypes.createArrayType(DataTypes.DoubleType))
+        .add("nested", DataTypes.createArrayType(DataTypes.createArrayType(
+            DataTypes.createArrayType(DataTypes.FloatType))))
+        .add("vector", SQLDataTypes.VectorType());
+    Dataset<Row> frame = spark.createDataFrame(rows, schema).repartition(3);
+    for (String column : new String[] {"doubles", "nested", "vector"}) {
+      frame = digitsTransformer().setInputCols(column).setOutputCols("p_" + column)
+          .setBatchSize(16).transform(frame);
+    }
+    for (Row row : frame.collectAsList()) {
+      int id = row.getInt(0);
+      for (String column : new String[] {"doubles", "nested", "vector"}) {
+        List<Float> p = row.getList(row.fieldIndex("p_" + column));
+        for (int c = 0; c < 10; c++) {
+          float expected = pythonProbabilities[id * 10 + c];
+          assertEquals(expected, p.get(c), 1e-6 + 1e-5 * Math.abs(expected),
+              "digit " + id + " class " + c + " from the " + column + " column");
+        }
+      }
+    }
+  }
+
+  private static final String[] DTYPES = {"int8", "int16", "int32", "int64", "uint8", "uint16",
+      "uint32", "bool", "float32", "float64", "string"};
+
+  /**
+   * Every dtype the transformer maps, in and out, against TensorFlow Python: the dtypes model's
+   * signatures take [-1, 3] and return it as it is ("same") and with its rows reversed
+   * ("reversed"), so both rows must land in one batch in order and come back to their rows.
+   */
+  @Test
+  void everyDtypeGoesInAndComesOutAsTensorFlowPythonsDoes() {
+    for (String dtype : DTYPES) {
+      JsonNode call = TestModels.testCase("dtypes_" + dtype).get("calls").get(0);
+      Object[] input = sparkValues(call.get("inputs").get("x"));
+      Object[] same = sparkValues(call.get("outputs").get("same"));
+      Object[] reversed = sparkValues(call.get("outputs").get("reversed"));
+      org.apache.spark.sql.types.DataType element =
+          SparkTypes.element(TestModels.dataType(call.get("inputs").get("x").get("dtype")
+              .asText()), true);
+      List<Row> rows = new ArrayList<>();
+      for (int r = 0; r < 2; r++) {
+        rows.add(RowFactory.create(r, List.of(input[3 * r], input[3 * r + 1], input[3 * r + 2])));
+      }
+      StructType schema = new StructType().add("id", DataTypes.IntegerType)
+          .add("x", DataTypes.createArrayType(element, false));
+      List<Row> out = new SavedModelTransformer().setModelPath(TestModels.modelPath("dtypes")
+          .toString()).setSignatureKey(dtype).setInputCols("x").setOutputKeys("same", "reversed")
+          .setStringsAsBinary(true).transform(spark.createDataFrame(rows, schema).coalesce(1))
+          .orderBy("id").collectAsList();
+      for (int r = 0; r < 2; r++) {
+        for (int j = 0; j < 3; j++) {
+          assertSparkValue(same[3 * r + j], out.get(r).getList(2).get(j),
+              dtype + " same [" + r + "][" + j + "]");
+          assertSparkValue(reversed[3 * r + j], out.get(r).getList(3).get(j),
+              dtype + " reversed [" + r + "][" + j + "]");
+        }
+      }
+    }
+  }
+
+  /** A manifest tensor's elements as Spark holds them in the column SparkTypes gives. */
+  private static Object[] sparkValues(JsonNode json) {
+    try (Tensor t = TestModels.tensor(json)) {
+      int n = (int) t.numElements();
+      Object[] values = new Object[n];
+      for (int i = 0; i < n; i++) {
+        values[i] = switch (t.dataType()) {
+          case INT8 -> t.toByteArray()[i];
+          case INT16 -> t.toShortArray()[i];
+          case INT32 -> t.toIntArray()[i];
+          case INT64 -> t.toLongArray()[i];
+          case UINT8 -> t.toByteArray()[i] & 0xff;
+          case UINT16 -> t.toShortArray()[i] & 0xffff;
+          case UINT32 -> t.toIntArray()[i] & 0xFFFF_FFFFL;
+          case BOOL -> t.toBooleanArray()[i];
+          case FLOAT -> t.toFloatArray()[i];
+          case DOUBLE -> t.toDoubleArray()[i];
+          case STRING -> t.toBytesArray()[i];
+          default -> throw new AssertionError(t.dataType());
+        };
+      }
+      return values;
+    }
+  }
+
+  private static void assertSparkValue(Object expected, Object actual, String what) {
+    if (expected instanceof byte[] bytes) {
+      assertArrayEquals(bytes, (byte[]) actual, what);
+    } else {
+      assertEquals(expected, actual, what);  // boxed: NaN equals NaN, the type must match too
+    }
+  }
+
+  @Test
+  void aNullInsideAnArrayIsABadRow() {
+    JsonNode call = TestModels.testCase("multi_scale").get("calls").get(0);
+    float[] x;
+    float[] scaled;
+    try (Tensor tx = TestModels.tensor(call.get("inputs").get("x"));
+        Tensor ts = TestModels.tensor(call.get("outputs").get("scaled"))) {
+      x = tx.toFloatArray();
+      scaled = ts.toFloatArray();
+    }
+    List<Row> rows = List.of(RowFactory.create(0, List.of(x[0], x[1], x[2])),
+        RowFactory.create(1, java.util.Arrays.asList(x[0], null, x[2])),
+        RowFactory.create(2, List.of(x[3], x[4], x[5])));
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("x", DataTypes.createArrayType(DataTypes.FloatType, true));
+    Dataset<Row> frame = spark.createDataFrame(rows, schema).coalesce(1);
+    SavedModelTransformer scale = new SavedModelTransformer().setModelPath(TestModels
+        .modelPath("multi").toString()).setSignatureKey("scale").setInputCols("x")
+        .setOutputKeys("scaled");
+    SparkException failed = assertThrows(SparkException.class,
+        () -> scale.transform(frame).collectAsList());
+    String message = String.valueOf(failed.getMessage()) + failed.getCause();
+    assertTrue(message.contains("column 'x' (input 'x'), row 1 of partition 0: a null element"),
+        message);
+    List<Row> kept = scale.setHandleInvalid("keep").transform(frame).orderBy("id")
+        .collectAsList();
+    assertNull(kept.get(1).get(2));
+    for (int j = 0; j < 3; j++) {
+      assertEquals(scaled[j], (Float) kept.get(0).getList(2).get(j), "row 0");
+      assertEquals(scaled[3 + j], (Float) kept.get(2).getList(2).get(j), "row 2");
+    }
+  }
+
+  @Test
+  void aStreamIsRefusedWithWhatToDoInstead() {
+    Dataset<Row> stream = spark.readStream().format("rate").load();
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        () -> add().setInputCols("value").transform(stream));
+    assertTrue(e.getMessage().contains("foreachBatch"), e.getMessage());
+  }
+
   private static Dataset<Row> withBadRows() {
     List<Row> rows = new ArrayList<>();
     rows.add(RowFactory.create(0, 1f, 2f));
@@ -261,6 +462,18 @@ class SavedModelTransformerTest {
     assertEquals(3, kept.size());
     assertNull(kept.get(1).get(3));
     assertEquals(7f, kept.get(2).getFloat(3));
+  }
+
+  /** The last row fills input 'a', then fails on 'b': the batch it started is freed. */
+  @Test
+  void aBadLastRowLeavesNoTensorBehind() {
+    List<Row> rows = List.of(RowFactory.create(0, 1f, 2f), RowFactory.create(1, 3f, null));
+    StructType schema = new StructType().add("id", DataTypes.IntegerType)
+        .add("a", DataTypes.FloatType).add("b", DataTypes.FloatType, true);
+    List<Row> out = add().setHandleInvalid("skip").setBatchSize(1)
+        .transform(spark.createDataFrame(rows, schema).coalesce(1)).collectAsList();
+    assertEquals(1, out.size());
+    assertEquals(3f, out.get(0).getFloat(3));  // 1 + 2
   }
 
   @Test
