@@ -62,6 +62,7 @@ class FrozenGraphTest {
 
   @Test
   void criteriaLoadsTheFrozenGraphAndAgreesWithPython() throws Exception {
+    ai.djl.engine.Engine.getEngine("TensorFlow");  // its eager context lives on
     LiveObjects before = TensorFlow.liveObjects();
     try (ZooModel<NDList, NDList> model = criteria(TestModels.modelPath("frozen")).loadModel();
         Predictor<NDList, NDList> predictor = model.newPredictor()) {
