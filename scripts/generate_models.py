@@ -761,6 +761,59 @@ CONFIG_CASES = [
 ]
 
 
+MOBILENET_SIZE = 224
+
+
+def build_mobilenet(out_dir):
+    """keras.applications.MobileNetV2(weights=None) with fixed seeds, its logits out; BatchNorm
+    statistics set from a few random images so that activations do not vanish (random weights
+    with BatchNorm's initial mean 0, variance 1 give logits ~1e-12, every class tied). Writes a
+    224x224 PNG and TensorFlow Python's top-5 softmax probabilities for it."""
+    import numpy as np
+    import tensorflow as tf
+    import keras
+
+    keras.utils.set_random_seed(SEED)
+    model = keras.applications.MobileNetV2(
+        weights=None, input_shape=(MOBILENET_SIZE, MOBILENET_SIZE, 3), classifier_activation=None)
+    rng = np.random.default_rng(SEED)
+    calibration = rng.uniform(0, 1, (4, MOBILENET_SIZE, MOBILENET_SIZE, 3)).astype(np.float32)
+    norms = [layer for layer in model.layers if isinstance(layer, keras.layers.BatchNormalization)]
+    probe = keras.Model(model.inputs, [layer.input for layer in norms])
+    for _ in range(3):  # each pass fixes the layers whose inputs the previous one settled
+        for layer, a in zip(norms, probe(calibration, training=False)):
+            a = np.asarray(a)
+            axes = tuple(range(a.ndim - 1))
+            layer.moving_mean.assign(a.mean(axis=axes))
+            layer.moving_variance.assign(a.var(axis=axes) + 1e-3)
+
+    path = out_dir / "mobilenet_v2"
+    model.export(str(path), format="tf_saved_model", verbose=False)
+
+    y, x = np.mgrid[0:MOBILENET_SIZE, 0:MOBILENET_SIZE]
+    image = np.stack([x * 255 // (MOBILENET_SIZE - 1), y * 255 // (MOBILENET_SIZE - 1),
+                      (x + y) * 255 // (2 * MOBILENET_SIZE - 2)], -1).astype(np.uint8)
+    image[60:160, 80:140] = [250, 30, 20]
+    png = tf.io.encode_png(image).numpy()
+    (out_dir / "mobilenet.png").write_bytes(png)
+
+    loaded = tf.saved_model.load(str(path), tags=["serve"])
+    fn = loaded.signatures["serving_default"]
+    (in_key,) = fn.structured_input_signature[1].keys()
+    (out_key,) = fn.structured_outputs.keys()
+    # DJL's pipeline for a TensorFlow engine: decode, HWC float / 255, batch, model, softmax.
+    batch = tf.cast(tf.io.decode_png(png, channels=3), tf.float32)[None] / 255.0
+    probs = tf.nn.softmax(fn(**{in_key: batch})[out_key][0])
+    top = tf.math.top_k(probs, k=6)
+    values = [float(v) for v in top.values.numpy()]
+    if min(a - b for a, b in zip(values, values[1:])) < 1e-5:
+        raise GenerationError("mobilenet: top-5 probabilities too close to order: %s" % values)
+    extra = {"image": "mobilenet.png", "input": in_key, "output": out_key,
+             "top5": {"indices": [int(i) for i in top.indices.numpy()[:5]],
+                      "values": values[:5]}}
+    return [], extra, "top-1 class %d p=%.4f" % (extra["top5"]["indices"][0], values[0])
+
+
 def build_config_protos():
     from tensorflow.core.protobuf import config_pb2
 
@@ -880,6 +933,7 @@ def main(argv):
         ("frozen", "graph_def", build_frozen),
         ("slow_loop", "saved_model", build_slow_loop),
         ("text_ops", "saved_model", lambda out: build_text_ops(out, run_saved_model_case)),
+        ("mobilenet_v2", "saved_model", build_mobilenet),
     ]
     models, signatures, cases = {}, {}, []
     for name, kind, build in builders:

@@ -4,6 +4,7 @@ import ai.djl.BaseModel;
 import ai.djl.Device;
 import ai.djl.MalformedModelException;
 import ai.djl.nn.Block;
+import io.tfjni.GraphModel;
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Signature;
@@ -12,12 +13,16 @@ import java.io.FileNotFoundException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A SavedModel loaded through DJL ({@code Criteria} / {@code Model.load}). Options, as DJL's
+ * A SavedModel, or a frozen GraphDef ({@code NAME.pb} with the options {@code Inputs} and
+ * {@code Outputs}: graph tensor names such as "x:0", as String[] or comma-separated String),
+ * loaded through DJL ({@code Criteria} / {@code Model.load}). Options, as DJL's
  * TensorFlow engine reads them: {@code Tags} (String[] or comma-separated String, default
  * "serve"), {@code SignatureDefKey} (default "serving_default"; an unknown key is an error that
  * lists the model's keys) and {@code ConfigProto} (serialized bytes, their Base64 text, or any
@@ -29,6 +34,7 @@ public class TfjniModel extends BaseModel {
   private static final String DEFAULT_SIGNATURE = "serving_default";
 
   private SavedModel savedModel;
+  private GraphModel graphModel;
 
   TfjniModel(String name, Device device, TfjniEngine engine) {
     super(name);
@@ -39,22 +45,26 @@ public class TfjniModel extends BaseModel {
   @Override
   public void load(Path modelPath, String prefix, Map<String, ?> options)
       throws FileNotFoundException, MalformedModelException {
-    setModelDir(modelPath);
     if (block != null) {
       throw new IllegalStateException("the model is loaded already");
     }
+    String name = prefix == null ? modelName : prefix;
+    if (Files.isRegularFile(modelPath)) {
+      // Model.load(path/to/graph.pb): the file names the model.
+      name = modelPath.getFileName().toString();
+      modelPath = modelPath.toAbsolutePath().getParent();
+    }
+    setModelDir(modelPath);
     wasLoaded = true;
-    Path exportDir = findExportDir(prefix == null ? modelName : prefix);
     String[] tags = {SavedModel.DEFAULT_TAG};
     String signatureKey = DEFAULT_SIGNATURE;
     SessionOptions sessionOptions = TfjniEngine.threadOptions(SessionOptions.defaults());
+    List<String> graphInputs = null;
+    List<String> graphOutputs = null;
     if (options != null) {
       Object tagOption = options.get("Tags");
-      if (tagOption instanceof String[]) {
-        tags = ((String[]) tagOption).clone();
-      } else if (tagOption instanceof String) {
-        tags = ((String) tagOption).isEmpty() ? new String[0]
-            : ((String) tagOption).split(",");
+      if (tagOption != null) {
+        tags = names(tagOption);
       }
       Object key = options.get("SignatureDefKey");
       if (key != null) {
@@ -64,7 +74,19 @@ public class TfjniModel extends BaseModel {
       if (config != null) {
         sessionOptions.rawConfigProto(configBytes(config));
       }
+      if (options.get("Inputs") != null) {
+        graphInputs = Arrays.asList(names(options.get("Inputs")));
+      }
+      if (options.get("Outputs") != null) {
+        graphOutputs = Arrays.asList(names(options.get("Outputs")));
+      }
     }
+    Path graphDef = findGraphDef(name);
+    if (graphDef != null) {
+      loadGraphDef(graphDef, sessionOptions, graphInputs, graphOutputs);
+      return;
+    }
+    Path exportDir = findExportDir(name);
     if (tags.length == 0) {
       throw new MalformedModelException("tfjni loads a SavedModel's meta graph by its tags;"
           + " the option Tags is empty");
@@ -84,6 +106,54 @@ public class TfjniModel extends BaseModel {
       loaded.close();
       throw e;
     }
+  }
+
+  private void loadGraphDef(Path graphDef, SessionOptions sessionOptions, List<String> inputs,
+      List<String> outputs) throws MalformedModelException {
+    if (inputs == null || outputs == null || inputs.isEmpty() || outputs.isEmpty()) {
+      throw new MalformedModelException("a frozen GraphDef (" + graphDef + ") has no signature:"
+          + " name its input and output tensors with the options Inputs and Outputs, e.g."
+          + " Criteria.builder().optOption(\"Inputs\", \"x:0\").optOption(\"Outputs\","
+          + " \"Identity:0\")");
+    }
+    GraphModel loaded;
+    try {
+      loaded = GraphModel.load(graphDef, sessionOptions);
+    } catch (TensorFlowException e) {
+      throw new MalformedModelException("cannot load the GraphDef " + graphDef + ": "
+          + e.getMessage(), e);
+    }
+    try {
+      block = new TfjniSymbolBlock(loaded, inputs, outputs);
+      graphModel = loaded;
+    } catch (TensorFlowException e) {
+      loaded.close();
+      throw new MalformedModelException("the GraphDef " + graphDef + " has no tensors "
+          + inputs + " -> " + outputs + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      loaded.close();
+      throw e;
+    }
+  }
+
+  /** A String[] or a comma-separated String option, as DJL's TensorFlow engine reads Tags. */
+  private static String[] names(Object option) {
+    if (option instanceof String[]) {
+      return ((String[]) option).clone();
+    }
+    String text = option.toString();
+    return text.isEmpty() ? new String[0] : text.split(",");
+  }
+
+  /** modelDir/NAME.pb (or modelDir/NAME if it names a .pb file), unless it is a SavedModel. */
+  private Path findGraphDef(String name) {
+    for (Path candidate : new Path[] {modelDir.resolve(name + ".pb"), modelDir.resolve(name)}) {
+      if (Files.isRegularFile(candidate) && candidate.getFileName().toString().endsWith(".pb")
+          && !candidate.getFileName().toString().equals("saved_model.pb")) {
+        return candidate;
+      }
+    }
+    return null;
   }
 
   private static Signature findSignature(SavedModel model, String key)
@@ -128,12 +198,18 @@ public class TfjniModel extends BaseModel {
     if (Files.isRegularFile(modelDir.resolve("saved_model.pb"))) {
       return modelDir;
     }
-    throw new FileNotFoundException("no TensorFlow SavedModel (saved_model.pb) in " + modelDir);
+    throw new FileNotFoundException("no TensorFlow SavedModel (saved_model.pb) or frozen"
+        + " GraphDef (NAME.pb) in " + modelDir);
   }
 
-  /** The tfjni SavedModel behind this model (null before load). */
+  /** The tfjni SavedModel behind this model (null before load or for a frozen graph). */
   public SavedModel getSavedModel() {
     return savedModel;
+  }
+
+  /** The tfjni GraphModel behind this model (null before load or for a SavedModel). */
+  public GraphModel getGraphModel() {
+    return graphModel;
   }
 
   @Override
@@ -150,6 +226,10 @@ public class TfjniModel extends BaseModel {
     if (savedModel != null) {
       savedModel.close();
       savedModel = null;
+    }
+    if (graphModel != null) {
+      graphModel.close();
+      graphModel = null;
     }
     super.close();
   }

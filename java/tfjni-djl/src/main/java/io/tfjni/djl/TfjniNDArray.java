@@ -1613,7 +1613,50 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray scatter(NDArray index, NDArray data, int axis) {
-    throw new UnsupportedOperationException("scatter: not implemented yet");
+    // torch.scatter: this[p with p[axis] = index[p]] = data[p] for each position p of index.
+    int a = normAxis(axis);
+    Shape is = index.getShape();
+    if (is.size() == 0) {
+      return duplicate();
+    }
+    int r = rank();
+    if (is.dimension() != r || data.getShape().dimension() != r) {
+      throw new IllegalArgumentException("scatter needs index and data of this array's rank "
+          + r + ", got " + is + " and " + data.getShape());
+    }
+    for (int d = 0; d < r; d++) {
+      if (is.get(d) > data.getShape().get(d) || (d != a && is.get(d) > getShape().get(d))) {
+        throw new IllegalArgumentException("scatter: index " + is + " exceeds data "
+            + data.getShape() + " or this array " + getShape() + " on axis " + d);
+      }
+    }
+    int n = Math.toIntExact(is.size());
+    try (Temporaries t = new Temporaries()) {
+      List<io.tfjni.NDArray> columns = new ArrayList<>();
+      long stride = n;
+      for (int d = 0; d < r; d++) {
+        stride /= is.get(d);
+        if (d == a) {
+          io.tfjni.NDArray flat = t.add(tfOf(index).reshape(-1));
+          columns.add(flat.dataType() == io.tfjni.DataType.INT64 ? flat
+              : t.add(flat.cast(io.tfjni.DataType.INT64)));
+        } else {
+          long[] coordinate = new long[n];
+          for (int p = 0; p < n; p++) {
+            coordinate[p] = (p / stride) % is.get(d);
+          }
+          columns.add(t.add(tf().create(coordinate, n)));
+        }
+      }
+      io.tfjni.NDArray coordinates = t.add(tf().opBuilder("Pack").addInputList(columns)
+          .setAttr("axis", 1L).build());
+      io.tfjni.NDArray cut = t.add(tfOf(data).slice(new long[r], is.getShape()));
+      io.tfjni.NDArray flatData = t.add(cut.reshape(-1));
+      io.tfjni.NDArray typed = flatData.dataType() == value.dataType() ? flatData
+          : t.add(flatData.cast(value.dataType()));
+      return wrap(op("TensorScatterUpdate").addInput(value).addInput(coordinates)
+          .addInput(typed).build());
+    }
   }
 
   @Override
@@ -1672,7 +1715,20 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDList unique(Integer dim, boolean sorted, boolean returnInverse, boolean returnCounts) {
-    throw new UnsupportedOperationException("unique: not implemented yet");
+    io.tfjni.NDArray[] found = Unique.unique(tf(), tfArray(), dim == null ? null : normAxis(dim),
+        sorted);
+    NDList result = new NDList(wrap(found[0]));
+    for (int i = 1; i < 3; i++) {
+      boolean wanted = i == 1 ? returnInverse : returnCounts;
+      if (wanted) {
+        result.add(wrap(found[i]));
+      } else {
+        // DJL's engines return empty INT64 arrays for the parts not asked for.
+        found[i].close();
+        result.add(manager.create(new long[0], new Shape(0)));
+      }
+    }
+    return result;
   }
 
   @Override
@@ -1730,53 +1786,70 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray fft(long length, long axis) {
-    throw new UnsupportedOperationException("fft: not implemented yet");
+    return wrap(Spectral.transform(tf(), tfArray(), length, normAxis(Math.toIntExact(axis)),
+        "FFT"));
   }
 
   @Override
   public NDArray rfft(long length, long axis) {
-    throw new UnsupportedOperationException("rfft: not implemented yet");
+    return wrap(Spectral.rfft(tf(), tfArray(), length, normAxis(Math.toIntExact(axis))));
   }
 
   @Override
   public NDArray ifft(long length, long axis) {
-    throw new UnsupportedOperationException("ifft: not implemented yet");
+    return wrap(Spectral.transform(tf(), tfArray(), length, normAxis(Math.toIntExact(axis)),
+        "IFFT"));
   }
 
   @Override
   public NDArray irfft(long length, long axis) {
-    throw new UnsupportedOperationException("irfft: not implemented yet");
+    return wrap(Spectral.irfft(tf(), tfArray(), length, normAxis(Math.toIntExact(axis))));
   }
 
   @Override
   public NDArray fft2(long[] sizes, long[] axes) {
-    throw new UnsupportedOperationException("fft2: not implemented yet");
+    return wrap(Spectral.transform2(tf(), tfArray(), sizes, normAxes(axes), "FFT"));
   }
 
   @Override
   public NDArray ifft2(long[] sizes, long[] axes) {
-    throw new UnsupportedOperationException("ifft2: not implemented yet");
+    return wrap(Spectral.transform2(tf(), tfArray(), sizes, normAxes(axes), "IFFT"));
+  }
+
+  private int[] normAxes(long[] axes) {
+    int[] result = new int[axes.length];
+    for (int i = 0; i < axes.length; i++) {
+      result[i] = normAxis(Math.toIntExact(axes[i]));
+    }
+    return result;
   }
 
   @Override
   public NDArray stft(long nFft, long hopLength, boolean center, NDArray window,
       boolean normalize, boolean returnComplex) {
-    throw new UnsupportedOperationException("stft: not implemented yet");
+    io.tfjni.NDArray spectrum = Spectral.stft(tf(), tfArray(), nFft, hopLength, center,
+        window == null ? null : tfOf(window), normalize);
+    if (returnComplex) {
+      return wrap(spectrum);
+    }
+    try (io.tfjni.NDArray complex = spectrum) {
+      return wrap(Spectral.real(tf(), complex));
+    }
   }
 
   @Override
   public NDArray complex() {
-    throw new UnsupportedOperationException("complex: not implemented yet");
+    return wrap(Spectral.complex(tf(), tfArray()));
   }
 
   @Override
   public NDArray real() {
-    throw new UnsupportedOperationException("real: not implemented yet");
+    return wrap(Spectral.real(tf(), tfArray()));
   }
 
   @Override
   public NDArray conj() {
-    throw new UnsupportedOperationException("conj: not implemented yet");
+    return wrap(Spectral.conj(tf(), tfArray()));
   }
 
   /** numpy.diff: n times {@code a[1:] - a[:-1]} along the axis. */

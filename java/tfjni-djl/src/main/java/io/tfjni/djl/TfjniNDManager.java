@@ -330,6 +330,66 @@ public class TfjniNDManager extends BaseNDManager {
   }
 
   @Override
+  public NDArray samplePoisson(NDArray lam) {
+    return samplePoisson(lam, new Shape());
+  }
+
+  /** FLOAT32 Poisson counts of {@code shape} per rate: lam's shape, then {@code shape}. */
+  @Override
+  public NDArray samplePoisson(NDArray lam, Shape shape) {
+    try (NDArray rate = lam.toType(DataType.FLOAT32, true)) {
+      return leadingParameterSamples("StatelessRandomPoisson", rate, shape);
+    }
+  }
+
+  @Override
+  public NDArray sampleGamma(NDArray alpha, NDArray beta) {
+    return sampleGamma(alpha, beta, new Shape());
+  }
+
+  /** FLOAT32 Gamma(alpha, scale beta) samples of {@code shape} per pair, as sampleNormal. */
+  @Override
+  public NDArray sampleGamma(NDArray alpha, NDArray beta, Shape shape) {
+    long[] aligned = new long[alpha.getShape().dimension() + shape.dimension()];
+    java.util.Arrays.fill(aligned, 1);
+    System.arraycopy(alpha.getShape().getShape(), 0, aligned, 0, alpha.getShape().dimension());
+    try (NDArray a32 = alpha.toType(DataType.FLOAT32, true);
+        NDArray unit = leadingParameterSamples("StatelessRandomGammaV2", a32, shape);
+        NDArray b32 = beta.toType(DataType.FLOAT32, true);
+        NDArray scale = b32.reshape(new Shape(aligned))) {
+      return unit.mul(scale);
+    }
+  }
+
+  /**
+   * TensorFlow's stateless samplers want the parameter's shape last ({@code shape + param});
+   * DJL puts it first, so the draw is transposed to {@code param + shape}.
+   */
+  private NDArray leadingParameterSamples(String opName, NDArray param, Shape shape) {
+    int m = shape.dimension();
+    int k = param.getShape().dimension();
+    Shape drawn = shape.addAll(param.getShape());
+    int[] perm = new int[m + k];
+    for (int i = 0; i < k; i++) {
+      perm[i] = m + i;
+    }
+    for (int i = 0; i < m; i++) {
+      perm[k + i] = i;
+    }
+    io.tfjni.OpBuilder op = tf().opBuilder(opName);
+    try (io.tfjni.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
+        io.tfjni.NDArray seed = tf().create(nextSeed(), 2)) {
+      op.addInput(dims).addInput(seed).addInput(((TfjniNDArray) from(param)).tfArray());
+      if (opName.equals("StatelessRandomPoisson")) {
+        op.setAttr("dtype", io.tfjni.DataType.FLOAT);
+      }
+      try (io.tfjni.NDArray samples = op.build()) {
+        return wrap(samples.transpose(perm));
+      }
+    }
+  }
+
+  @Override
   public NDArray truncatedNormal(float loc, float scale, Shape shape, DataType dataType) {
     io.tfjni.DataType type = DataTypes.toTf(dataType);
     try (io.tfjni.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());

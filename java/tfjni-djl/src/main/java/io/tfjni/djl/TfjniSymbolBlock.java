@@ -9,6 +9,7 @@ import ai.djl.nn.AbstractSymbolBlock;
 import ai.djl.nn.ParameterList;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
+import io.tfjni.GraphModel;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.SavedModel;
@@ -18,27 +19,47 @@ import io.tfjni.TensorSpec;
 import java.util.List;
 
 /**
- * A SavedModel signature as a DJL block. Its forward pass is one tfjni {@link Predictor} run
+ * A SavedModel signature, or named tensors of a frozen GraphDef, as a DJL block. Its forward pass is one tfjni {@link Predictor} run
  * (feeds and fetches resolved once at load, one JNI crossing per call). As in DJL's TensorFlow
  * engine, inputs and outputs are in the order of their sorted signature keys; an input is taken
  * from the NDArray of the same name if the list has one, else by position; outputs are named by
- * their keys and belong to the first input's manager.
+ * their keys and belong to the first input's manager. A frozen graph's keys are its tensor names
+ * ("x:0"), in the order given.
  */
 public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseable {
   private final Signature signature;
+  private final String what;
   private final Predictor predictor;
   private final List<String> inputKeys;
   private final List<String> outputKeys;
+  private final List<TensorSpec> inputSpecs;
+  private final List<TensorSpec> outputSpecs;
 
   TfjniSymbolBlock(SavedModel model, Signature signature) {
-    this.signature = signature;
     // Signature lists inputs and outputs sorted by key.
-    this.inputKeys = signature.inputKeys();
-    this.outputKeys = signature.outputKeys();
-    this.predictor = model.predictor(signature.key(), inputKeys, outputKeys);
+    this(signature, "signature " + signature.key(), model.predictor(signature.key(),
+        signature.inputKeys(), signature.outputKeys()), signature.inputKeys(),
+        signature.outputKeys(), signature.inputs(), signature.outputs());
   }
 
-  /** The signature this block runs. */
+  TfjniSymbolBlock(GraphModel model, List<String> inputNames, List<String> outputNames) {
+    this(null, "the frozen graph", model.predictor(inputNames, outputNames),
+        List.copyOf(inputNames), List.copyOf(outputNames), null, null);
+  }
+
+  private TfjniSymbolBlock(Signature signature, String what, Predictor predictor,
+      List<String> inputKeys, List<String> outputKeys, List<TensorSpec> inputSpecs,
+      List<TensorSpec> outputSpecs) {
+    this.signature = signature;
+    this.what = what;
+    this.predictor = predictor;
+    this.inputKeys = inputKeys;
+    this.outputKeys = outputKeys;
+    this.inputSpecs = inputSpecs == null ? predictor.inputs() : inputSpecs;
+    this.outputSpecs = outputSpecs == null ? predictor.outputs() : outputSpecs;
+  }
+
+  /** The signature this block runs (null for a frozen graph). */
   public Signature getSignature() {
     return signature;
   }
@@ -47,7 +68,7 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
   protected NDList forwardInternal(ParameterStore parameterStore, NDList inputs,
       boolean training, PairList<String, Object> params) {
     if (inputs.size() < inputKeys.size()) {
-      throw new IllegalArgumentException("signature " + signature.key() + " needs "
+      throw new IllegalArgumentException(what + " needs "
           + inputKeys.size() + " inputs " + inputKeys + ", got " + inputs.size());
     }
     TfjniNDManager manager = (TfjniNDManager) inputs.head().getManager();
@@ -93,7 +114,7 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
 
   @Override
   public void initialize(NDManager manager, DataType dataType, Shape... inputShapes) {
-    throw new IllegalStateException("a TensorFlow SymbolBlock is initialized by its SavedModel");
+    throw new IllegalStateException("a TensorFlow SymbolBlock is initialized by its model");
   }
 
   @Override
@@ -103,18 +124,19 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
 
   @Override
   public PairList<String, Shape> describeInput() {
-    return describe(signature.inputs());
+    return describe(inputKeys, inputSpecs);
   }
 
   @Override
   public PairList<String, Shape> describeOutput() {
-    return describe(signature.outputs());
+    return describe(outputKeys, outputSpecs);
   }
 
-  private static PairList<String, Shape> describe(List<TensorSpec> specs) {
+  private static PairList<String, Shape> describe(List<String> keys, List<TensorSpec> specs) {
     PairList<String, Shape> out = new PairList<>();
-    for (TensorSpec spec : specs) {
-      out.add(spec.key(), spec.hasUnknownRank() ? new Shape() : new Shape(spec.shape()));
+    for (int i = 0; i < keys.size(); i++) {
+      TensorSpec spec = specs.get(i);
+      out.add(keys.get(i), spec.hasUnknownRank() ? new Shape() : new Shape(spec.shape()));
     }
     return out;
   }
@@ -131,7 +153,7 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
 
   @Override
   public void removeLastBlock() {
-    throw new UnsupportedOperationException("a SavedModel's graph cannot be cut");
+    throw new UnsupportedOperationException("a TensorFlow model's graph cannot be cut");
   }
 
   @Override

@@ -1,0 +1,31 @@
+package io.tfjni.djl;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The intermediate tfjni arrays of a composite operation, closed together when it returns, so
+ * a chain of ops frees every step but the result whatever path it takes (including exceptions).
+ */
+final class Temporaries implements AutoCloseable {
+  private final List<io.tfjni.NDArray> arrays = new ArrayList<>();
+
+  /** Registers {@code a} to be closed; returns it. */
+  io.tfjni.NDArray add(io.tfjni.NDArray a) {
+    arrays.add(a);
+    return a;
+  }
+
+  /** Registers {@code a} unless it is {@code kept} (an input that must outlive this scope). */
+  io.tfjni.NDArray addUnless(io.tfjni.NDArray a, io.tfjni.NDArray kept) {
+    return a == kept ? a : add(a);
+  }
+
+  @Override
+  public void close() {
+    for (int i = arrays.size() - 1; i >= 0; i--) {
+      arrays.get(i).close();
+    }
+    arrays.clear();
+  }
+}
