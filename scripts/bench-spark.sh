@@ -2,7 +2,7 @@
 # Rows per second through tfjni's Spark transformer on local[2] against a plain Predictor loop on
 # 2 threads, for the tiny MLP and the MobileNetV2-sized CNN of the benchmark models, at several
 # batch sizes (io.tfjni.bench.SparkThroughput), then docs/SPARK_BENCHMARKS.md from the results.
-# Outside CI (~3 min); BENCH_QUICK=1 for a short trial that writes its report under build/.
+# Outside CI (~4 min); BENCH_QUICK=1 for a short trial that writes its report under build/.
 #
 #   scripts/bench-spark.sh [--help]
 source "$(dirname "$0")/common.sh"

@@ -28,8 +28,8 @@ import org.apache.spark.sql.types.StructType;
  * Rows per second through tfjni's Spark transformer on local[2], beside the same rows through a
  * plain prepared {@link Predictor} loop on 2 threads in the same JVM, for one benchmark model
  * and several batch sizes, interleaved per round, and the same DataFrame written without the model
- * (Spark's own cost per row). Also the heap bytes all threads allocated per row during the Spark
- * job. Prints one JSON line per measurement; scripts/bench-spark.sh runs it
+ * (Spark's own cost per row). Also the process's CPU time per row of each, and the heap bytes
+ * all threads allocated per row during the Spark job. Prints one JSON line per measurement; scripts/bench-spark.sh runs it
  * and writes docs/SPARK_BENCHMARKS.md.
  *
  * <p>Usage: {@code SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCH,BATCH,... ROUNDS}. The rows
@@ -93,12 +93,17 @@ public final class SparkThroughput {
       for (int round = 0; round < rounds; round++) {
         for (int batch : batches) {
           long bytesBefore = allocatedBytes();
+          long cpu = processCpuNanos();
           double sparkSeconds = sparkJob(frame, model, input, outputKey, batch);
+          double sparkCpu = cpuMillisPerRow(cpu, rows);
           double bytesPerRow = (allocatedBytes() - bytesBefore) / (double) rows;
-          print(args[1], "spark", batch, round, rows / sparkSeconds, bytesPerRow);
-          print(args[1], "predictor", batch, round,
-              predictorLoop(predictor, input, data, rows, perRow, batch), -1);
-          print(args[1], "scan", batch, round, rows / scanJob(frame), -1);
+          print(args[1], "spark", batch, round, rows / sparkSeconds, sparkCpu, bytesPerRow);
+          cpu = processCpuNanos();
+          double loopRate = predictorLoop(predictor, input, data, rows, perRow, batch);
+          print(args[1], "predictor", batch, round, loopRate, cpuMillisPerRow(cpu, rows), -1);
+          cpu = processCpuNanos();
+          double scanSeconds = scanJob(frame);
+          print(args[1], "scan", batch, round, rows / scanSeconds, cpuMillisPerRow(cpu, rows), -1);
         }
       }
     }
@@ -161,6 +166,20 @@ public final class SparkThroughput {
     return done.get() / ((System.nanoTime() - start) / 1e9);
   }
 
+  /**
+   * CPU time of the whole process (every thread, TensorFlow's own pools and the GC included):
+   * on a shared machine far steadier than the wall clock, and what the two contenders would
+   * each get from the machine alone.
+   */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static double cpuMillisPerRow(long startNanos, int rows) {
+    return (processCpuNanos() - startNanos) / 1e6 / rows;
+  }
+
   /** Heap bytes allocated so far by every live thread. */
   private static long allocatedBytes() {
     com.sun.management.ThreadMXBean threads =
@@ -173,9 +192,10 @@ public final class SparkThroughput {
   }
 
   private static void print(String model, String contender, int batch, int round,
-      double rowsPerSecond, double bytesPerRow) {
+      double rowsPerSecond, double cpuMillisPerRow, double bytesPerRow) {
     System.out.printf(Locale.ROOT, "{\"model\": \"%s\", \"contender\": \"%s\", \"batch\": %d,"
-        + " \"round\": %d, \"rows_per_s\": %.1f, \"alloc_bytes_per_row\": %.1f}%n", model,
-        contender, batch, round, rowsPerSecond, bytesPerRow);
+        + " \"round\": %d, \"rows_per_s\": %.1f, \"cpu_ms_per_row\": %.4f,"
+        + " \"alloc_bytes_per_row\": %.1f}%n", model, contender, batch, round, rowsPerSecond,
+        cpuMillisPerRow, bytesPerRow);
   }
 }
