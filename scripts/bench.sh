@@ -25,6 +25,7 @@
 #                    raw results, like a quick one)
 #   BENCH_THREADINGS="pooled caller"   the threading configurations (default both)
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
+#   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~6 min; 1 by default)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.
@@ -210,6 +211,11 @@ if [[ " ${CASES[*]} " == *" mlp_b1 "* ]]; then
   run instructions env OUT="$OUT/instructions" CONTENDERS="c_api core ${CONTENDERS[*]:1}" \
     THREADINGS="${THREADINGS[*]}" \
     CALLS="$INSTRUCTION_CALLS" JAVA_WARMUP="$INSTRUCTION_JAVA_WARMUP" "$ROOT/scripts/bench-instructions.sh" mlp_b1
+fi
+
+if [[ "${BENCH_DJL:-1}" == 1 ]]; then
+  step "DJL's Predictor.predict: tfjni-djl, DJL's TensorFlow engine, tfjni's prepared path (scripts/bench-djl.sh)"
+  run djl env BENCH_QUICK="$BENCH_QUICK" "$ROOT/scripts/bench-djl.sh" "$OUT/djl"
 fi
 
 mapfile -t FAILED < <(cd "$OUT/logs" && ls -- *.failed 2>/dev/null | sed 's/\.failed$//')

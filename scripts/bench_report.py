@@ -572,6 +572,23 @@ def write_markdown(res, md_path, png_path):
             instructions_table(res, case, threading),
             "",
         ]
+    djl = res.dir / "djl" / "djl.md"
+    if djl.exists():
+        out += [
+            "## DJL engines",
+            "",
+            "DJL's `Predictor.predict` as a DJL user calls it (`float[]` in, a Translator, `float[]` "
+            "out; `java/tfjni-bench` `DjlBench`) through (a) tfjni-djl and (b) DJL's own TensorFlow "
+            "engine 0.36.0 on TensorFlow Java's native library 1.0.0-rc.1 (TensorFlow 2.16.1), and "
+            "(c) tfjni's prepared path for reference; 2 intra-op and 2 inter-op threads for all, "
+            "measured side by side in this run (`scripts/bench-djl.sh`). Latency and bytes per "
+            "predict: JMH average time with the gc profiler, 1 thread; throughput at 1, 2, 4 "
+            "threads, each with its own Predictor. Targets: (a)/(b) throughput ≥ 2× on mlp_b1 at "
+            "1 and 4 threads, bytes per predict ≤ 0.25.",
+            "",
+            djl.read_text().strip(),
+            "",
+        ]
     out += [
         "## Eager dispatch",
         "",

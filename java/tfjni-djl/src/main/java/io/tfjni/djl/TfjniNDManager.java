@@ -161,6 +161,12 @@ public class TfjniNDManager extends BaseNDManager {
   }
 
   private static Object fromTyped(Buffer data, int size) {
+    // DJL's create(float[] ...) wraps the caller's array: hand it over as it is (the tensor made
+    // from it copies it to native memory), no Java copy of the payload per call.
+    if (data.hasArray() && data.arrayOffset() == 0 && data.position() == 0
+        && java.lang.reflect.Array.getLength(data.array()) == size) {
+      return data.array();
+    }
     if (data instanceof FloatBuffer) {
       float[] out = new float[size];
       ((FloatBuffer) data).duplicate().get(out);

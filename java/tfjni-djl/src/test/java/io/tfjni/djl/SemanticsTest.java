@@ -42,6 +42,17 @@ class SemanticsTest {
   }
 
   @Test
+  void createCopiesTheCallersArray() {
+    // create(float[]) hands the wrapped array to the native copy without a Java copy of its own
+    float[] data = {1, 2, 3, 4};
+    NDArray a = manager.create(data, new Shape(2, 2));
+    data[0] = 99;
+    assertArrayEquals(new float[] {1, 2, 3, 4}, a.toFloatArray());
+    java.nio.FloatBuffer offset = java.nio.FloatBuffer.wrap(new float[] {7, 1, 2}, 1, 2).slice();
+    assertArrayEquals(new float[] {1, 2}, manager.create(offset, new Shape(2)).toFloatArray());
+  }
+
+  @Test
   void gatherTakesAlongTheAxis() {
     // out[i][j] = a[i][index[i][j]], a[i][k] = 4i + k
     NDArray a = matrix(3, 4);

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# DJL's Predictor.predict side by side (java/tfjni-bench DjlBench, JMH): (a) tfjni-djl, (b) DJL's
+# own TensorFlow engine 0.36.0 on TensorFlow Java's native library 1.0.0-rc.1 (TensorFlow 2.16.1,
+# found through TENSORFLOW_LIBRARY_PATH), (c) tfjni's prepared path (ModelBench.tfjniFast), on the
+# benchmark models' mlp_b1 and cnn_b1: latency (1 thread, with JMH's gc profiler for bytes per
+# call), throughput at 1, 2 and 4 threads. The contenders alternate per measurement so drift on a
+# shared machine hits them alike; each runs from a class path of its own (the two DJL engines are
+# both named TensorFlow). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table, with the ratios).
+#
+#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~6 min, BENCH_QUICK=1 ~2)
+source "$(dirname "$0")/common.sh"
+OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
+REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
+MVN="mvn -B -q -Dmaven.repo.local=$REPO"
+CASES=${BENCH_DJL_CASES:-mlp_b1,cnn_b1}
+if [[ "${BENCH_QUICK:-0}" == 1 ]]; then TIMING=(-wi 1 -w 1 -i 2 -r 1); else TIMING=(-wi 3 -w 1 -i 5 -r 1); fi
+mkdir -p "$OUT/deps"
+
+classpath() {  # a class path of Maven coordinates, resolved by a throw-away POM
+  local dir="$OUT/deps/$1" ; shift
+  mkdir -p "$dir"
+  { echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+    echo '<groupId>local</groupId><artifactId>deps</artifactId><version>1</version><dependencies>'
+    for gav in "$@"; do
+      IFS=: read -r g a v c <<<"$gav"
+      echo "<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>${c:+<classifier>$c</classifier>}</dependency>"
+    done
+    echo '</dependencies></project>'; } > "$dir/pom.xml"
+  (cd "$dir" && $MVN dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null) || exit 1
+  cat "$dir/cp.txt"
+}
+
+step "Building tfjni-bench's classes and resolving the two class paths"
+(cd "$ROOT/java" && $MVN $(maven_settings) install -pl tfjni,tfjni-djl,tfjni-bench -DskipTests)
+V=0.1.0-SNAPSHOT
+JMH=$(classpath jmh org.openjdk.jmh:jmh-core:1.37)
+CLASSES="$ROOT/java/tfjni-bench/target/classes"
+CP_TFJNI="$CLASSES:$JMH:$(classpath tfjni io.tfjni:tfjni-djl:$V)"
+CP_DJL="$CLASSES:$JMH:$(classpath djl ai.djl.tensorflow:tensorflow-engine:0.36.0 \
+  org.tensorflow:tensorflow-core-native:1.0.0-rc.1:linux-x86_64)"
+NATIVE="$OUT/deps/tensorflow-core-native"
+mkdir -p "$NATIVE"
+unzip -q -o -j "$REPO/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar" '*.so*' -d "$NATIVE"
+
+MODELS=$(bench_models_dir); [[ -f "$MODELS/.complete" ]] || MODELS=$("$ROOT/scripts/bench-models.sh")
+# The same threads for every contender: 2 intra-op, 2 inter-op (make bench's "pooled").
+THREAD_PROPS="-Dai.djl.tensorflow.num_intraop_threads=2 -Dai.djl.tensorflow.num_interop_threads=2"
+COMMON="-Dtfjni.bench.models=$MODELS -Dai.djl.offline=true $THREAD_PROPS"
+
+run() {  # run NAME CLASSPATH BENCHMARK JMH-ARGS...
+  local name=$1 cp=$2 bench=$3; shift 3
+  env TENSORFLOW_LIBRARY_PATH="$NATIVE" OPT_OUT_TRACKING=true java -cp "$cp" \
+    org.openjdk.jmh.Main "$bench" "${TIMING[@]}" -p caseName="$CASES" \
+    -jvmArgsAppend "$COMMON -Dtfjni.tensorflow.dir=$(tensorflow_dir) -Dtfjni.library.dir=$BUILD/native" \
+    -rf json -rff "$OUT/$name.json" "$@" > "$OUT/$name.log" 2>&1 ||
+    { tail -30 "$OUT/$name.log"; echo "bench-djl.sh: $name failed (log: $OUT/$name.log)" >&2; exit 1; }
+}
+
+contender() {  # contender LABEL MODE THREADS
+  local label=$1 mode=$2 threads=$3 extra=()
+  [[ "$mode" == avgt ]] && extra=(-prof gc)
+  case "$label" in
+    tfjniDjl) run "$label-$mode-t$threads" "$CP_TFJNI" 'io.tfjni.bench.DjlBench.predict' -p engine=tfjni -bm "$mode" -t "$threads" "${extra[@]}" ;;
+    djlTf) run "$label-$mode-t$threads" "$CP_DJL" 'io.tfjni.bench.DjlBench.predict' -p engine=djl -bm "$mode" -t "$threads" "${extra[@]}" ;;
+    tfjniFast) run "$label-$mode-t$threads" "$CP_TFJNI" 'io.tfjni.bench.ModelBench.tfjniFast' -p threading=pooled -bm "$mode" -t "$threads" "${extra[@]}" ;;
+  esac
+}
+
+for spec in "avgt 1" "thrpt 1" "thrpt 2" "thrpt 4"; do
+  read -r mode threads <<<"$spec"
+  for label in tfjniDjl djlTf tfjniFast; do
+    step "$label: $mode, $threads thread(s)"
+    contender "$label" "$mode" "$threads"
+  done
+done
+"$VENV/bin/python" "$ROOT/scripts/bench_djl_report.py" "$OUT" | tee "$OUT/djl.md"
