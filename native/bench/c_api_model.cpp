@@ -14,35 +14,6 @@ void check(TF_Status* status, const std::string& what) {
   if (TF_GetCode(status) != TF_OK) throw std::runtime_error(what + ": " + TF_Message(status));
 }
 
-// ConfigProto with intra_op_parallelism_threads (field 2) and
-// inter_op_parallelism_threads (field 5), both varints, in field order. A
-// negative int32 (inter-op -1: ops on the calling thread) is sign-extended to
-// 64 bits, 10 bytes, as protobuf writes it.
-std::string thread_config(int intra_op_threads, int inter_op_threads) {
-  std::string proto;
-  auto varint_field = [&proto](unsigned field, int value) {
-    proto.push_back(static_cast<char>(field << 3));  // wire type 0: varint
-    auto v = static_cast<uint64_t>(static_cast<int64_t>(value));
-    do {
-      unsigned char low = v & 0x7f;
-      v >>= 7;
-      proto.push_back(static_cast<char>(v ? low | 0x80 : low));
-    } while (v);
-  };
-  varint_field(2, intra_op_threads);
-  varint_field(5, inter_op_threads);
-  return proto;
-}
-
-TF_Output find_tensor(TF_Graph* graph, const std::string& name) {
-  size_t colon = name.rfind(':');
-  std::string op_name = name.substr(0, colon);
-  int index = colon == std::string::npos ? 0 : std::stoi(name.substr(colon + 1));
-  TF_Operation* op = TF_GraphOperationByName(graph, op_name.c_str());
-  if (op == nullptr) throw std::runtime_error("no operation " + op_name + " in the graph");
-  return TF_Output{op, index};
-}
-
 // The strings live in our own 64-byte aligned buffer of TF_TStrings, freed with
 // each element's own storage when TensorFlow lets go of the tensor.
 void free_strings(void* data, size_t length, void*) {
@@ -73,6 +44,35 @@ TensorPtr float_tensor(const BenchCase& c) {
 }
 
 }  // namespace
+
+// intra_op_parallelism_threads (field 2) and inter_op_parallelism_threads
+// (field 5), both varints, in field order. A negative int32 (inter-op -1: ops
+// on the calling thread) is sign-extended to 64 bits, 10 bytes, as protobuf
+// writes it.
+std::string thread_config(int intra_op_threads, int inter_op_threads) {
+  std::string proto;
+  auto varint_field = [&proto](unsigned field, int value) {
+    proto.push_back(static_cast<char>(field << 3));  // wire type 0: varint
+    auto v = static_cast<uint64_t>(static_cast<int64_t>(value));
+    do {
+      unsigned char low = v & 0x7f;
+      v >>= 7;
+      proto.push_back(static_cast<char>(v ? low | 0x80 : low));
+    } while (v);
+  };
+  varint_field(2, intra_op_threads);
+  varint_field(5, inter_op_threads);
+  return proto;
+}
+
+TF_Output find_tensor(TF_Graph* graph, const std::string& name) {
+  size_t colon = name.rfind(':');
+  std::string op_name = name.substr(0, colon);
+  int index = colon == std::string::npos ? 0 : std::stoi(name.substr(colon + 1));
+  TF_Operation* op = TF_GraphOperationByName(graph, op_name.c_str());
+  if (op == nullptr) throw std::runtime_error("no operation " + op_name + " in the graph");
+  return TF_Output{op, index};
+}
 
 void SessionDeleter::operator()(TF_Session* s) const {
   StatusPtr status(TF_NewStatus());

@@ -28,6 +28,12 @@ struct SessionDeleter {
   void operator()(TF_Session* s) const;  // closes, then deletes
 };
 
+// A serialized ConfigProto setting TensorFlow's two thread pools.
+std::string thread_config(int intra_op_threads, int inter_op_threads);
+
+// The graph output named like "op:index" (or "op", index 0); throws if absent.
+TF_Output find_tensor(TF_Graph* graph, const std::string& name);
+
 class CApiModel {
  public:
   // Loads the case's model (tag "serve") with the given thread pools and
@@ -35,6 +41,7 @@ class CApiModel {
   CApiModel(const BenchCase& bench_case, int intra_op_threads, int inter_op_threads);
 
   TF_Session* session() const { return session_.get(); }
+  TF_Graph* graph() const { return graph_.get(); }
   const TF_Output& input() const { return input_; }
   const TF_Output& output() const { return output_; }
 

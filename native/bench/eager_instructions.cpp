@@ -6,10 +6,15 @@
 //   pooled   intra-op 2, inter-op 2, synchronous: what make bench's eager
 //            contenders use
 //   caller   intra-op 2, inter-op -1 (kCallerThread), synchronous
+// --contender=c_api counts the same op through TensorFlow's C API alone
+// (TFE_NewOp, two inputs, TFE_Execute, TFE_DeleteOp, resolve, free: the floor
+// of eager_dispatch_bench) on the same tfjni-made context; core (the default)
+// through tfjni::Op. The Java side is io.tfjni.bench.EagerCallLoop.
 // A synchronous context runs each op on the thread that executes it, so the
 // calling thread's count is the whole op. Run under
 //   valgrind --tool=callgrind --separate-threads=yes eager_instructions --context=NAME
 // and divide the "measured" dump's count by --ops; outside valgrind it only runs.
+#include <tensorflow/c/eager/c_api.h>
 #include <valgrind/callgrind.h>
 
 #include <iostream>
@@ -37,30 +42,54 @@ tfjni::TensorHandle one_element(float value) {
 }
 
 int run(int argc, char** argv) {
-  std::string context_name = "shared";
+  std::string context_name = "shared", contender = "core";
   long ops = 2000, warmup = 200;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     size_t eq = arg.find('=');
     std::string name = arg.substr(0, eq), value = eq == std::string::npos ? "" : arg.substr(eq + 1);
     if (name == "--context") context_name = value;
+    else if (name == "--contender") contender = value;
     else if (name == "--ops") ops = std::stol(value);
     else if (name == "--warmup") warmup = std::stol(value);
-    else throw std::invalid_argument("usage: eager_instructions [--context=shared|pooled|caller] [--ops=N] [--warmup=N]");
+    else throw std::invalid_argument("usage: eager_instructions [--context=shared|pooled|caller] [--contender=core|c_api] [--ops=N] "
+                                  "[--warmup=N]");
   }
   tfjni::Context context(config_named(context_name));
   tfjni::TensorHandle a = one_element(1), b = one_element(2);
   float sum = 0;
-  auto add = [&] {
+  TF_Status* status = TF_NewStatus();
+  auto core_add = [&] {
     std::vector<tfjni::TensorHandle> out = tfjni::Op(context, "AddV2").input(a).input(b).execute();
     sum += *static_cast<const float*>(out.at(0).resolve().data());
+  };
+  auto c_api_add = [&] {
+    TFE_Op* op = TFE_NewOp(context.get(), "AddV2", status);
+    TFE_OpAddInput(op, a.get(), status);
+    TFE_OpAddInput(op, b.get(), status);
+    TFE_TensorHandle* out[1] = {nullptr};
+    int n = 1;
+    TFE_Execute(op, out, &n, status);
+    TFE_DeleteOp(op);
+    if (TF_GetCode(status) != TF_OK) throw std::runtime_error(TF_Message(status));
+    TF_Tensor* t = TFE_TensorHandleResolve(out[0], status);
+    sum += *static_cast<const float*>(TF_TensorData(t));
+    TF_DeleteTensor(t);
+    TFE_DeleteTensorHandle(out[0]);
+  };
+  if (contender != "core" && contender != "c_api") throw std::invalid_argument("--contender must be core or c_api");
+  auto add = [&] {
+    if (contender == "core") core_add();
+    else c_api_add();
   };
   for (long i = 0; i < warmup; ++i) add();
   CALLGRIND_ZERO_STATS;
   for (long i = 0; i < ops; ++i) add();
   CALLGRIND_DUMP_STATS_AT("measured");
   if (sum != 3.0f * static_cast<float>(warmup + ops)) throw std::runtime_error("AddV2 gave a wrong sum");
-  std::cout << "{\"context\": \"" << context_name << "\", \"ops\": " << ops << "}" << std::endl;
+  TF_DeleteStatus(status);
+  std::cout << "{\"context\": \"" << context_name << "\", \"contender\": \"" << contender << "\", \"ops\": " << ops
+            << "}" << std::endl;
   return 0;
 }
 

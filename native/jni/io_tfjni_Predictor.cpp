@@ -65,6 +65,27 @@ void run(JNIEnv* env, const Runner& runner, jlongArray handle_array, std::string
   store_outputs();
 }
 
+// One input, one output. The previous output's wrapper, if any, is kept and
+// refilled: its TensorFlow tensor is freed before the run (its memory is free
+// for this run) and the new output moved in, so a call allocates no wrapper.
+jlong run_one(jlong runner, jlong input, jlong previous_output) {
+  auto* holder = previous_output != 0 ? reinterpret_cast<Tensor*>(static_cast<intptr_t>(previous_output)) : nullptr;
+  if (holder != nullptr) {
+    Tensor freed = std::move(*holder);  // frees the previous output now
+  }
+  try {
+    const Tensor* inputs[] = {from_handle<Tensor>(input)};
+    std::optional<Tensor> results[1];
+    from_handle<Runner>(runner)->run(inputs, results);
+    if (holder == nullptr) return to_handle(new Tensor(std::move(*results[0])));
+    *holder = std::move(*results[0]);
+    return to_handle(holder);
+  } catch (...) {
+    delete holder;  // emptied above: Java holds no handle of it any more
+    throw;
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -100,6 +121,11 @@ JNIEXPORT jbyteArray JNICALL Java_io_tfjni_Predictor_nativeEndpoints(JNIEnv* env
 JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeRun(JNIEnv* env, jclass, jlong handle,
                                                          jlongArray handles) {
   guarded(env, [&] { run(env, *from_handle<Runner>(handle), handles, {}, nullptr); });
+}
+
+JNIEXPORT jlong JNICALL Java_io_tfjni_Predictor_nativeRunOne(JNIEnv* env, jclass, jlong handle, jlong input,
+                                                              jlong previous_output) {
+  return guarded(env, [&] { return run_one(handle, input, previous_output); });
 }
 
 JNIEXPORT void JNICALL Java_io_tfjni_Predictor_nativeDelete(JNIEnv* env, jclass, jlong handle) {

@@ -135,13 +135,18 @@ JNIEXPORT jobject JNICALL Java_io_tfjni_Tensor_nativeBuffer(JNIEnv* env, jclass,
   });
 }
 
-JNIEXPORT void JNICALL Java_io_tfjni_Tensor_nativeCopyToArray(JNIEnv* env, jclass, jlong handle, jobject array,
-                                                              jlong byte_length) {
-  guarded(env, [&] {
+// Copies only if the array's `byte_length` is the tensor's size; returns that
+// size either way, so Java can say what differs.
+JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeCopyToArray(JNIEnv* env, jclass, jlong handle, jobject array,
+                                                               jlong byte_length) {
+  return guarded(env, [&] {
     Tensor* tensor = from_handle<Tensor>(handle);
     if (tensor->dtype() == TF_STRING) throw tfjni::Error(TF_INVALID_ARGUMENT, "a string tensor has no fixed-size elements");
-    check_byte_length(*tensor, byte_length);
-    copy_with_array(env, static_cast<jarray>(array), tensor->data(), tensor->byte_size(), false);
+    const size_t size = tensor->byte_size();
+    if (byte_length >= 0 && static_cast<size_t>(byte_length) == size) {
+      copy_with_array(env, static_cast<jarray>(array), tensor->data(), size, false);
+    }
+    return static_cast<jlong>(size);
   });
 }
 

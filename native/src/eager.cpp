@@ -242,8 +242,23 @@ Op& Op::attr_shape_list(const char* name, std::span<const std::vector<int64_t>> 
   return *this;
 }
 
+namespace {
+thread_local std::array<TFE_TensorHandle*, kMaxOutputs> retvals;
+}  // namespace
+
+std::optional<TensorHandle> Op::execute_one(int& count) {
+  count = kMaxOutputs;
+  Status& status = thread_status();
+  TFE_Execute(op_.get(), retvals.data(), &count, status.get());
+  status.check();
+  if (count != 1) {
+    for (int i = 0; i < count; ++i) TFE_DeleteTensorHandle(retvals[static_cast<size_t>(i)]);
+    return std::nullopt;
+  }
+  return TensorHandle::adopt(retvals[0], *context_);
+}
+
 std::vector<TensorHandle> Op::execute() {
-  thread_local std::array<TFE_TensorHandle*, kMaxOutputs> retvals;
   int count = kMaxOutputs;
   Status& status = thread_status();
   TFE_Execute(op_.get(), retvals.data(), &count, status.get());

@@ -417,6 +417,32 @@ TEST_F(EagerTest, SplitHasOneOutputPerPiece) {
   for (const TensorHandle& h : out) EXPECT_EQ(h.shape(), std::vector<int64_t>{2});
 }
 
+TEST_F(EagerTest, ExecuteOneReturnsTheOnlyOutput) {
+  // [1,2,3] + [10,20,30] = [11,22,33]
+  TensorHandle a = handle_of<int32_t>(TF_INT32, {3}, {1, 2, 3});
+  TensorHandle b = handle_of<int32_t>(TF_INT32, {3}, {10, 20, 30});
+  Op op(context_, "AddV2");
+  op.input(a).input(b);
+  int count = -1;
+  std::optional<TensorHandle> out = op.execute_one(count);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(values_of<int32_t>(*out), (std::vector<int32_t>{11, 22, 33}));
+}
+
+TEST_F(EagerTest, ExecuteOneOfASplitFreesItsOutputsAndCountsThem) {
+  TensorHandle dim = scalar_i32(0);
+  TensorHandle value = handle_of<int32_t>(TF_INT32, {6}, {0, 1, 2, 3, 4, 5});
+  const int64_t handles_before = live(ObjectKind::kTensorHandle);
+  Op op(context_, "Split");
+  op.input(dim).input(value).attr_int("num_split", 3);
+  int count = -1;
+  std::optional<TensorHandle> out = op.execute_one(count);
+  EXPECT_FALSE(out.has_value());
+  EXPECT_EQ(count, 3);
+  EXPECT_EQ(live(ObjectKind::kTensorHandle), handles_before);  // none adopted, none left
+}
+
 TEST_F(EagerTest, UnpackAlongTheSecondAxis) {
   // [[1,2,3],[4,5,6]] unpacked along axis 1: its columns.
   TensorHandle value = handle_of<int64_t>(TF_INT64, {2, 3}, {1, 2, 3, 4, 5, 6});

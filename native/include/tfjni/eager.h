@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -126,6 +127,10 @@ class Op {
 
   // Runs the op; returns every output (list outputs flattened).
   std::vector<TensorHandle> execute();
+  // Runs the op and returns its output if it has exactly one, without a
+  // vector; otherwise frees the outputs, returns nothing and sets `count` to
+  // their number.
+  std::optional<TensorHandle> execute_one(int& count);
 
   TFE_Op* get() const noexcept { return op_.get(); }
 

@@ -14,6 +14,9 @@ import java.util.function.UnaryOperator;
  */
 public final class NDArray extends NativeResource {
   private final NDManager manager;
+  /** Neighbours in the manager's list of open arrays; guarded by the manager's lock. */
+  NDArray previousInManager;
+  NDArray nextInManager;
 
   NDArray(NDManager manager, long handle) {
     super(handle);

@@ -1,5 +1,7 @@
 package io.tfjni;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,11 +20,18 @@ public final class NDManager implements AutoCloseable {
 
   private final EagerContext context;
   private final NDManager parent;
-  private final Set<NDArray> arrays = ConcurrentHashMap.newKeySet();
   private final Set<NDManager> children = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
-  /** Guards closing; private, so a user's {@code synchronized (manager)} cannot stall it. */
+  /**
+   * Guards closing and the list of open arrays; private, so a user's {@code synchronized
+   * (manager)} cannot stall it.
+   */
   private final Object lock = new Object();
+  /**
+   * The first of this manager's open arrays, which link to each other (see
+   * {@link NDArray#nextInManager}): tracking an array allocates no node of its own.
+   */
+  private NDArray firstArray;
 
   private NDManager(EagerContext context, NDManager parent) {
     // Throws if the context is closed. The hold keeps its native context alive while this
@@ -330,14 +339,21 @@ public final class NDManager implements AutoCloseable {
     for (NDManager child : children) {
       child.close();
     }
-    for (NDArray array : arrays) {
+    // No array joins once closed is set, so this is every array still open.
+    List<NDArray> open = new ArrayList<>();
+    synchronized (lock) {
+      for (NDArray a = firstArray; a != null; a = a.nextInManager) {
+        open.add(a);
+      }
+    }
+    for (NDArray array : open) {
       array.close();
     }
     // An array another thread is closing right now is freed by that thread: wait for it, so that
     // the context is never released under a tensor handle still being deleted.
     boolean interrupted = false;
     synchronized (lock) {
-      while (!arrays.isEmpty()) {
+      while (firstArray != null) {
         try {
           lock.wait();
         } catch (InterruptedException e) {
@@ -355,18 +371,36 @@ public final class NDManager implements AutoCloseable {
   }
 
   void attach(NDArray array) {
-    arrays.add(array);
-    if (closed) {
-      array.close();
-      throw closedException();
+    synchronized (lock) {
+      if (!closed) {
+        array.nextInManager = firstArray;
+        if (firstArray != null) {
+          firstArray.previousInManager = array;
+        }
+        firstArray = array;
+        return;
+      }
     }
+    array.close();  // never listed: its detach finds nothing to unlink
+    throw closedException();
   }
 
   /** An array of this manager was freed. */
   void detach(NDArray array) {
-    arrays.remove(array);
-    if (closed) {
-      synchronized (lock) {
+    synchronized (lock) {
+      NDArray previous = array.previousInManager;
+      NDArray next = array.nextInManager;
+      if (previous != null) {
+        previous.nextInManager = next;
+      } else if (firstArray == array) {
+        firstArray = next;
+      }
+      if (next != null) {
+        next.previousInManager = previous;
+      }
+      array.previousInManager = null;
+      array.nextInManager = null;
+      if (closed) {
         lock.notifyAll();
       }
     }

@@ -33,12 +33,20 @@ public final class OpBuilder {
 
   private final NDManager manager;
   private final String opName;
-  private final List<NDArray> inputs = new ArrayList<>();
-  private int[] listLengths = new int[4];
+  // The first two inputs have fields of their own and everything else is made on first use, so
+  // that the common op (a few single inputs, no attributes) allocates nothing but the builder,
+  // which the JIT can then keep off the heap as well.
+  private NDArray input0;
+  private NDArray input1;
+  /** Every input beyond the first two, in order. */
+  private List<NDArray> moreInputs;
+  private int inputCount;
+  /** One entry per input slot: -1 for a single input, n for a list of n; null while all single. */
+  private int[] listLengths;
   private int slots;
-  private final LittleEndianWriter attrs = new LittleEndianWriter();
+  private LittleEndianWriter attrs;
   private int attrCount;
-  private final List<Tensor> attrTensors = new ArrayList<>();
+  private List<Tensor> attrTensors;
   private String device;
   private boolean built;
 
@@ -49,7 +57,7 @@ public final class OpBuilder {
 
   public OpBuilder addInput(NDArray input) {
     Objects.requireNonNull(input, "input");
-    inputs.add(input);
+    addToInputs(input);
     addSlot(-1);
     return this;
   }
@@ -58,7 +66,10 @@ public final class OpBuilder {
   public OpBuilder addInputList(List<NDArray> list) {
     Objects.requireNonNull(list, "list");
     for (NDArray input : list) {
-      inputs.add(Objects.requireNonNull(input, "list element"));
+      Objects.requireNonNull(input, "list element");
+    }
+    for (NDArray input : list) {
+      addToInputs(input);
     }
     addSlot(list.size());
     return this;
@@ -102,6 +113,9 @@ public final class OpBuilder {
   /** A tensor-valued attribute (e.g. Const's "value"); the tensor stays the caller's. */
   public OpBuilder setAttr(String name, Tensor value) {
     Objects.requireNonNull(value, "value");
+    if (attrTensors == null) {
+      attrTensors = new ArrayList<>();
+    }
     begin(TENSOR, name).putInt(attrTensors.size());
     attrTensors.add(value);
     return this;
@@ -164,6 +178,13 @@ public final class OpBuilder {
 
   /** Runs an op with exactly one output. */
   public NDArray build() {
+    if (attrCount == 0 && listLengths == null && inputCount <= 2 && device == null) {
+      if (built) {
+        throw new IllegalStateException("this OpBuilder already ran " + opName);
+      }
+      built = true;
+      return executePlain(manager, opName, input0, input1, inputCount);
+    }
     NDArray[] outputs = buildAll();
     if (outputs.length != 1) {
       for (NDArray output : outputs) {
@@ -175,6 +196,49 @@ public final class OpBuilder {
     return outputs[0];
   }
 
+  /**
+   * {@link #build()} of an op with no attributes, no device and at most two single inputs: one
+   * native call with plain arguments, returning the output's handle. Static, so that the builder
+   * does not escape even where the JIT keeps this call: it can then live in registers.
+   */
+  private static NDArray executePlain(NDManager manager, String opName, NDArray input0,
+      NDArray input1, int inputCount) {
+    EagerContext context = manager.context();
+    manager.checkOpen();
+    long ctx = context.acquire();
+    try {
+      int held = 0;
+      try {
+        long handle0 = 0;
+        long handle1 = 0;
+        if (inputCount > 0) {
+          handle0 = input0.acquire();
+          held = 1;
+        }
+        if (inputCount > 1) {
+          handle1 = input1.acquire();
+          held = 2;
+        }
+        long output = nativeExecuteOne(ctx, opName, handle0, handle1, inputCount);
+        if (output <= 0) {
+          throw new IllegalStateException(opName + " has " + -output + " outputs; use buildAll()");
+        }
+        // Wrapped while the context is held: an output deleted because the manager closed
+        // meanwhile must not outlive its native context.
+        return new NDArray(manager, output);
+      } finally {
+        if (held > 1) {
+          input1.release();
+        }
+        if (held > 0) {
+          input0.release();
+        }
+      }
+    } finally {
+      context.release();
+    }
+  }
+
   /** Runs the op and returns every output (list outputs flattened). */
   public NDArray[] buildAll() {
     if (built) {
@@ -183,8 +247,10 @@ public final class OpBuilder {
     built = true;
     EagerContext context = manager.context();
     manager.checkOpen();
+    List<NDArray> inputs = inputs();
+    List<Tensor> tensors = attrTensors != null ? attrTensors : List.of();
     long[] inputHandles = new long[inputs.size()];
-    long[] tensorHandles = new long[attrTensors.size()];
+    long[] tensorHandles = new long[tensors.size()];
     int inputsHeld = 0;
     int tensorsHeld = 0;
     NDArray[] arrays;
@@ -194,10 +260,10 @@ public final class OpBuilder {
         inputHandles[inputsHeld] = inputs.get(inputsHeld).acquire();
       }
       for (; tensorsHeld < tensorHandles.length; tensorsHeld++) {
-        tensorHandles[tensorsHeld] = attrTensors.get(tensorsHeld).acquire();
+        tensorHandles[tensorsHeld] = tensors.get(tensorsHeld).acquire();
       }
-      long[] outputs = nativeExecute(ctx, opName, device, inputHandles,
-          Arrays.copyOf(listLengths, slots), attrs.toByteArray(attrCount), tensorHandles);
+      long[] outputs = nativeExecute(ctx, opName, device, inputHandles, slotLengths(),
+          attrs != null ? attrs.toByteArray(attrCount) : new byte[4], tensorHandles);
       // Wrapped while the context is held: outputs deleted because the manager closed meanwhile
       // must not outlive their native context.
       arrays = new NDArray[outputs.length];
@@ -213,7 +279,7 @@ public final class OpBuilder {
       }
     } finally {
       for (int i = 0; i < tensorsHeld; i++) {
-        attrTensors.get(i).release();
+        tensors.get(i).release();
       }
       for (int i = 0; i < inputsHeld; i++) {
         inputs.get(i).release();
@@ -223,15 +289,66 @@ public final class OpBuilder {
     return arrays;
   }
 
+  private void addToInputs(NDArray input) {
+    if (inputCount == 0) {
+      input0 = input;
+    } else if (inputCount == 1) {
+      input1 = input;
+    } else {
+      if (moreInputs == null) {
+        moreInputs = new ArrayList<>();
+      }
+      moreInputs.add(input);
+    }
+    inputCount++;
+  }
+
+  /** Every input, in order. */
+  private List<NDArray> inputs() {
+    List<NDArray> all = new ArrayList<>(inputCount);
+    if (inputCount > 0) {
+      all.add(input0);
+    }
+    if (inputCount > 1) {
+      all.add(input1);
+    }
+    if (moreInputs != null) {
+      all.addAll(moreInputs);
+    }
+    return all;
+  }
+
+  /** Single-input slots stay implicit until a list input needs the array. */
   private void addSlot(int length) {
+    if (listLengths == null) {
+      if (length < 0) {
+        slots++;
+        return;
+      }
+      listLengths = new int[Math.max(4, slots * 2)];
+      Arrays.fill(listLengths, 0, slots, -1);
+    }
     if (slots == listLengths.length) {
       listLengths = Arrays.copyOf(listLengths, slots * 2);
     }
     listLengths[slots++] = length;
   }
 
+  /** The length of each input slot, as nativeExecute reads them. */
+  private int[] slotLengths() {
+    if (listLengths == null) {
+      int[] singles = new int[slots];
+      Arrays.fill(singles, -1);
+      return singles;
+    }
+    return Arrays.copyOf(listLengths, slots);
+  }
+
   private LittleEndianWriter begin(int kind, String name) {
     Objects.requireNonNull(name, "attribute name");
+    if (attrs == null) {
+      attrs = new LittleEndianWriter();
+    }
     attrCount++;
     return attrs.putByte(kind).putString(name);
   }
@@ -303,6 +420,9 @@ public final class OpBuilder {
       }
     }
   }
+
+  private static native long nativeExecuteOne(long context, String opName, long input0,
+      long input1, int inputCount);
 
   private static native long[] nativeExecute(long context, String opName, String device,
       long[] inputs, int[] listLengths, byte[] attrs, long[] attrTensors);

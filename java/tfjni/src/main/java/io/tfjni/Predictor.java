@@ -203,46 +203,50 @@ public final class Predictor extends NativeResource {
     }
     long[] handles = into.handles();
     byte[] metadata = null;
-    model.acquire();
+    // Only the predictor is held, not its model too: closing the model closes its predictors
+    // first, and that waits for this run. One shared counter per run instead of two, which the
+    // cores of concurrent callers would otherwise pass back and forth.
+    long self = acquire();
     try {
-      long self = acquire();
+      int acquired = 0;
       try {
-        int acquired = 0;
-        try {
-          for (; acquired < inputTensors.length; acquired++) {
-            Tensor input = inputTensors[acquired];
-            if (input == null) {
-              throw new NullPointerException("input '" + inputs.get(acquired).key() + "' is null");
-            }
-            if (into.holds(input)) {
-              // Refilling the result frees its tensors: this one would be freed while fed (and
-              // closing it while this thread holds it would wait forever).
-              throw new IllegalArgumentException("input '" + inputs.get(acquired).key()
-                  + "' is an output of the RunResult this run refills; copy it or run into"
-                  + " another RunResult");
-            }
-            handles[acquired] = input.acquire();
+        for (; acquired < inputTensors.length; acquired++) {
+          Tensor input = inputTensors[acquired];
+          if (input == null) {
+            throw new NullPointerException("input '" + inputs.get(acquired).key() + "' is null");
           }
-          into.detachOutputs();
-          try {
-            if (runOptions == null && !withMetadata) {
-              nativeRun(self, handles);  // the plain run: no options to pass
-            } else {
-              metadata = nativeRunWithOptions(self, handles, runOptions, withMetadata);
-            }
-          } finally {
-            into.attachOutputs();
+          if (into.holds(input)) {
+            // Refilling the result frees its tensors: this one would be freed while fed (and
+            // closing it while this thread holds it would wait forever).
+            throw new IllegalArgumentException("input '" + inputs.get(acquired).key()
+                + "' is an output of the RunResult this run refills; copy it or run into"
+                + " another RunResult");
+          }
+          handles[acquired] = input.acquire();
+        }
+        into.detachOutputs();
+        try {
+          if (runOptions != null || withMetadata) {
+            metadata = nativeRunWithOptions(self, handles, runOptions, withMetadata);
+          } else if (inputTensors.length == 1 && handles.length == 2) {
+            // One input, one output: handles in and out as plain arguments, no array access
+            // from native code. The previous output is freed there, so it is no longer ours.
+            long previous = handles[1];
+            handles[1] = 0;
+            handles[1] = nativeRunOne(self, handles[0], previous);
+          } else {
+            nativeRun(self, handles);
           }
         } finally {
-          for (int i = 0; i < acquired; i++) {
-            inputTensors[i].release();
-          }
+          into.attachOutputs();
         }
       } finally {
-        release();
+        for (int i = 0; i < acquired; i++) {
+          inputTensors[i].release();
+        }
       }
     } finally {
-      model.release();
+      release();
     }
     return metadata;
   }
@@ -267,6 +271,12 @@ public final class Predictor extends NativeResource {
    * so the run reads and writes it once.
    */
   private static native void nativeRun(long handle, long[] handles);
+
+  /**
+   * {@link #nativeRun} for one input and one output: frees {@code previousOutput} (if not 0)
+   * before the run and returns the new output's handle.
+   */
+  private static native long nativeRunOne(long handle, long input, long previousOutput);
 
   private static native void nativeDelete(long handle);
 

@@ -274,13 +274,15 @@ public final class Tensor extends NativeResource {
       throw new IllegalArgumentException("a " + type + " tensor has no fixed-size elements"
           + (type == DataType.STRING ? "; read it with toStringArray or toBytesArray" : ""));
     }
+    long arrayBytes = arrayBytes(type, primitiveArray);
     long h = acquire();
     try {
-      // Sized by bytes rather than by shape: reading the shape would allocate on every run.
-      long tensorBytes = nativeByteSize(h);
-      long elements = tensorBytes / type.byteSize();
-      long bytes = checkArray(type, primitiveArray, elements);
-      nativeCopyToArray(h, primitiveArray, bytes);
+      // One crossing: native code copies only if the sizes match, and returns the tensor's size
+      // (sized by bytes rather than by shape: reading the shape would allocate on every run).
+      long tensorBytes = nativeCopyToArray(h, primitiveArray, arrayBytes);
+      if (tensorBytes != arrayBytes) {
+        checkArray(type, primitiveArray, tensorBytes / type.byteSize());  // throws, saying why
+      }
     } finally {
       release();
     }
@@ -356,7 +358,8 @@ public final class Tensor extends NativeResource {
 
   /** Refills this output holder with a new native tensor. */
   void attach(long handle) {
-    dataType = null;
+    // Result holders are refilled from the same graph tensor, whose dtype never changes: the
+    // cached dataType stays (reading it again would cost a native call per run).
     shape = null;
     reopen(handle);
   }
@@ -432,6 +435,17 @@ public final class Tensor extends NativeResource {
   }
 
   /** Checks a primitive array against a dtype and element count; returns its size in bytes. */
+  /** The bytes a primitive array of {@code dataType}'s component holds, or -1 for any other. */
+  private static long arrayBytes(DataType dataType, Object array) {
+    Class<?> component = array.getClass().getComponentType();
+    if (component == null || component != dataType.javaComponent()) {
+      return -1;
+    }
+    long length = Array.getLength(array);
+    int perElement = dataType.componentsPerElement();
+    return length % perElement != 0 ? -1 : length / perElement * dataType.byteSize();
+  }
+
   private static long checkArray(DataType dataType, Object array, long elements) {
     checkFixedSize(dataType);
     Class<?> component = array.getClass().getComponentType();
@@ -464,7 +478,8 @@ public final class Tensor extends NativeResource {
 
   private static native ByteBuffer nativeBuffer(long handle);
 
-  private static native void nativeCopyToArray(long handle, Object array, long bytes);
+  /** Copies the tensor into the array if it holds {@code bytes}; returns the tensor's byte size. */
+  private static native long nativeCopyToArray(long handle, Object array, long bytes);
 
   private static native byte[] nativeReadStrings(long handle, int[] ends);
 

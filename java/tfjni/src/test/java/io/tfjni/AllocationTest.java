@@ -142,4 +142,29 @@ class AllocationTest {
           + probabilities[8] + probabilities[9], 1e-5, "the runs computed softmax outputs");
     }
   }
+
+  /**
+   * An eager op allocates its result array and, where the JIT cannot keep it in registers, its
+   * builder: no lists, arrays, strings or tracking nodes per op. An NDArray is 48 bytes and an
+   * OpBuilder 64 with compressed references (the JVM's default here); the bound leaves room for
+   * a few bytes of either, not for one more object of any size that matters.
+   */
+  @Test
+  void anEagerOpAllocatesOnlyItsResultArrayAndBuilder() {
+    try (NDManager manager = NDManager.newBaseManager();
+        NDArray a = manager.create(new float[] {1}, 1);
+        NDArray b = manager.create(new float[] {2}, 1)) {
+      float[] sum = new float[1];
+      long bytes = fewestBytesAllocated(() -> {
+        try (NDArray c = manager.opBuilder("AddV2").addInput(a).addInput(b).build()) {
+          sum[0] += c.isClosed() ? -1 : 1;
+        }
+      });
+      assertTrue(bytes <= (long) CALLS * 128, "bytes allocated by " + CALLS + " ops: " + bytes
+          + " (" + (double) bytes / CALLS + " per op)");
+      try (NDArray c = manager.opBuilder("AddV2").addInput(a).addInput(b).build()) {
+        assertArrayEquals(new float[] {3}, c.toFloatArray(), "1 + 2");
+      }
+    }
+  }
 }
