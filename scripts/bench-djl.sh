@@ -16,18 +16,9 @@ CASES=${BENCH_DJL_CASES:-mlp_b1,cnn_b1}
 if [[ "${BENCH_QUICK:-0}" == 1 ]]; then TIMING=(-wi 1 -w 1 -i 2 -r 1); else TIMING=(-wi 3 -w 1 -i 5 -r 1); fi
 mkdir -p "$OUT/deps"
 
-classpath() {  # a class path of Maven coordinates, resolved by a throw-away POM
-  local dir="$OUT/deps/$1" ; shift
-  mkdir -p "$dir"
-  { echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
-    echo '<groupId>local</groupId><artifactId>deps</artifactId><version>1</version><dependencies>'
-    for gav in "$@"; do
-      IFS=: read -r g a v c <<<"$gav"
-      echo "<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>${c:+<classifier>$c</classifier>}</dependency>"
-    done
-    echo '</dependencies></project>'; } > "$dir/pom.xml"
-  (cd "$dir" && $MVN dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null) || exit 1
-  cat "$dir/cp.txt"
+classpath() {  # classpath NAME COORDINATE...: the class path, resolved under OUT by NAME
+  local name=$1; shift
+  maven_classpath "$OUT/deps/$name" "$@" || exit 1
 }
 
 step "Building tfjni-bench's classes and resolving the two class paths"

@@ -54,3 +54,21 @@ maven_settings() {
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
     "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)"
 }
+
+# Prints the class path of Maven coordinates (group:artifact:version[:classifier]), resolved by a
+# throw-away POM in DIR: maven_classpath DIR COORDINATE...
+maven_classpath() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  { echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+    echo '<groupId>local</groupId><artifactId>deps</artifactId><version>1</version><dependencies>'
+    local gav g a v c
+    for gav in "$@"; do
+      IFS=: read -r g a v c <<<"$gav"
+      echo "<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>${c:+<classifier>$c</classifier>}</dependency>"
+    done
+    echo '</dependencies></project>'; } > "$dir/pom.xml"
+  (cd "$dir" && mvn -B -q -Dmaven.repo.local="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}" \
+    dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null) || return 1
+  cat "$dir/cp.txt"
+}

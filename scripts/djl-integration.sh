@@ -16,21 +16,11 @@ ENGINE=${2:-tfjni}
 API=${3:-0.36.0}
 OUT="${DJL_IT_DIR:-$TFJNI_CACHE/djl-it}"
 REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
-MVN="mvn -B -q -Dmaven.repo.local=$REPO"
 mkdir -p "$OUT/classes"
 
-classpath() {  # a classpath of Maven coordinates
-  local dir="$OUT/deps-$1" ; shift
-  mkdir -p "$dir"
-  { echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
-    echo '<groupId>local</groupId><artifactId>deps</artifactId><version>1</version><dependencies>'
-    for gav in "$@"; do
-      IFS=: read -r g a v c <<<"$gav"
-      echo "<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>${c:+<classifier>$c</classifier>}</dependency>"
-    done
-    echo '</dependencies></project>'; } > "$dir/pom.xml"
-  (cd "$dir" && $MVN dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null) || exit 1
-  cat "$dir/cp.txt"
+classpath() {  # classpath NAME COORDINATE...: the class path, resolved under OUT by NAME
+  local name=$1; shift
+  maven_classpath "$OUT/deps-$name" "$@" || exit 1
 }
 
 BASE=$(classpath "api-$API" "ai.djl:api:$API" org.testng:testng:7.11.0 commons-cli:commons-cli:1.9.0 \

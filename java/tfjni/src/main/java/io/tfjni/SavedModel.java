@@ -146,16 +146,8 @@ public final class SavedModel extends Model {
   public RunResult run(String signatureKey, Map<String, Tensor> inputs) {
     Objects.requireNonNull(signatureKey, "signatureKey");
     Objects.requireNonNull(inputs, "inputs");
-    MapApiPredictor prepared = findMapApiPredictor(signatureKey, inputs);
-    if (prepared == null) {
-      prepared = prepareMapApiPredictor(signatureKey, inputs);
-    }
-    String[] keys = prepared.inputKeys();
-    Tensor[] ordered = new Tensor[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      ordered[i] = inputs.get(keys[i]);
-    }
-    return prepared.predictor().run(ordered);
+    MapApiPredictor prepared = mapApiPredictor(signatureKey, inputs);
+    return prepared.predictor().run(prepared.inOrder(inputs));
   }
 
   /** Runs {@value #DEFAULT_SIGNATURE} with run options; see {@link #run(String, Map, RunOptions)}. */
@@ -174,16 +166,14 @@ public final class SavedModel extends Model {
     Objects.requireNonNull(signatureKey, "signatureKey");
     Objects.requireNonNull(inputs, "inputs");
     Objects.requireNonNull(options, "options");
+    MapApiPredictor prepared = mapApiPredictor(signatureKey, inputs);
+    return prepared.predictor().run(options, prepared.inOrder(inputs));
+  }
+
+  /** The map API's predictor for these input keys, prepared on first use. */
+  private MapApiPredictor mapApiPredictor(String signatureKey, Map<String, Tensor> inputs) {
     MapApiPredictor prepared = findMapApiPredictor(signatureKey, inputs);
-    if (prepared == null) {
-      prepared = prepareMapApiPredictor(signatureKey, inputs);
-    }
-    String[] keys = prepared.inputKeys();
-    Tensor[] ordered = new Tensor[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      ordered[i] = inputs.get(keys[i]);
-    }
-    return prepared.predictor().run(options, ordered);
+    return prepared != null ? prepared : prepareMapApiPredictor(signatureKey, inputs);
   }
 
   /** The prepared predictor whose input keys are exactly the map's keys, or null. */
@@ -229,6 +219,15 @@ public final class SavedModel extends Model {
 
   /** A map-API predictor: a signature fed by these input keys, sorted. */
   private record MapApiPredictor(String signatureKey, String[] inputKeys, Predictor predictor) {
+    /** The map's tensors in the predictor's input order. */
+    Tensor[] inOrder(Map<String, Tensor> inputs) {
+      Tensor[] ordered = new Tensor[inputKeys.length];
+      for (int i = 0; i < inputKeys.length; i++) {
+        ordered[i] = inputs.get(inputKeys[i]);
+      }
+      return ordered;
+    }
+
     /** Whether the map's keys are exactly these; allocates nothing (no key set, no iterator). */
     boolean matches(String signature, Map<String, Tensor> inputs) {
       if (inputKeys.length != inputs.size() || !signatureKey.equals(signature)

@@ -3,12 +3,8 @@ package io.tfjni.djl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import io.tfjni.TensorFlow;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,22 +13,7 @@ import org.junit.jupiter.api.Test;
  * variance against the distributions' own (Poisson: lam, lam; Gamma: alpha beta, alpha beta^2).
  * 40,000 draws per parameter: the tolerances are over 5 standard errors.
  */
-class SamplingTest {
-  private NDManager manager;
-  private long handlesBefore;
-
-  @BeforeEach
-  void open() {
-    handlesBefore = TensorFlow.liveObjects().tensorHandles();
-    manager = NDManager.newBaseManager();
-  }
-
-  @AfterEach
-  void close() {
-    manager.close();
-    assertEquals(handlesBefore, TensorFlow.liveObjects().tensorHandles(), "handles left");
-  }
-
+class SamplingTest extends ManagerTest {
   /** {mean, variance} of each row of a [k, n...] sample, over the n axes. */
   private static float[][] moments(NDArray samples) {
     int k = (int) samples.getShape().get(0);

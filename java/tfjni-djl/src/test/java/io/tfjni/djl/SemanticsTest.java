@@ -7,13 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import io.tfjni.TensorFlow;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,22 +17,7 @@ import org.junit.jupiter.api.Test;
  * MXNet's gather_nd, numpy's take/percentile/diff/rot90, INT64 sums): expected values worked out
  * by hand from those definitions.
  */
-class SemanticsTest {
-  private NDManager manager;
-  private long handlesBefore;
-
-  @BeforeEach
-  void open() {
-    handlesBefore = TensorFlow.liveObjects().tensorHandles();
-    manager = NDManager.newBaseManager();
-  }
-
-  @AfterEach
-  void close() {
-    manager.close();
-    assertEquals(handlesBefore, TensorFlow.liveObjects().tensorHandles(), "handles left");
-  }
-
+class SemanticsTest extends ManagerTest {
   private NDArray matrix(int rows, int cols) {
     return manager.arange(0f, rows * cols, 1f).reshape(rows, cols);
   }
