@@ -37,7 +37,14 @@ void Status::reset() noexcept { TF_SetStatus(status_.get(), TF_OK, ""); }
 
 void Status::check() const {
   TF_Code code = TF_GetCode(status_.get());
-  if (code != TF_OK) throw Error(code, TF_Message(status_.get()));
+  if (code == TF_OK) return;
+  std::string message = TF_Message(status_.get());
+  // TensorFlow's text names the op but not where such ops come from.
+  if (message.find("Op type not registered") != std::string::npos) {
+    message += " (if the op comes from a custom op library, such as TensorFlow Text's, load that"
+               " library first)";
+  }
+  throw Error(code, message);
 }
 
 Status& thread_status() {

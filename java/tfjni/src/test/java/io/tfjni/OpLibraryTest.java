@@ -99,6 +99,8 @@ class OpLibraryTest {
         .forEach(op -> customOps.add(op.asText()));
     assertTrue(customOps.stream().anyMatch(op -> without.output().contains("'" + op + "'")),
         "no op of " + customOps + " named in: " + without.output());
+    assertTrue(without.output().contains("custom op library, such as TensorFlow Text's, load that"
+        + " library first"), "no hint to load the op library in: " + without.output());
 
     Outcome with = ChildJvm.run(List.of(), OpLibraryProbe.class,
         List.of(model, textPackage().toString()), List.of(), Map.of());
