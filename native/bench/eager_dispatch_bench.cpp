@@ -6,10 +6,13 @@
 
 #include <vector>
 
+#include "eager_add.h"
 #include "tfjni/eager.h"
 #include "tfjni/error.h"
 
 namespace {
+
+using tfjni::bench::one_element;
 
 // The thread pools every contender of scripts/bench.sh uses (the Java ones too).
 tfjni::ContextConfig bench_config() {
@@ -17,12 +20,6 @@ tfjni::ContextConfig bench_config() {
   config.session.intra_op_threads = 2;
   config.session.inter_op_threads = 2;
   return config;
-}
-
-tfjni::TensorHandle one_element(float value) {
-  int64_t dims[] = {1};
-  tfjni::Tensor t = tfjni::Tensor::copy_of(TF_FLOAT, dims, &value, sizeof value);
-  return tfjni::TensorHandle::from_tensor(t);
 }
 
 void BM_CoreAdd(benchmark::State& state) {
@@ -42,18 +39,12 @@ void BM_CApiAdd(benchmark::State& state) {
   tfjni::TensorHandle a = one_element(1), b = one_element(2);
   TF_Status* status = TF_NewStatus();
   for (auto _ : state) {
-    TFE_Op* op = TFE_NewOp(context.get(), "AddV2", status);
-    TFE_OpAddInput(op, a.get(), status);
-    TFE_OpAddInput(op, b.get(), status);
-    TFE_TensorHandle* out[1] = {nullptr};
-    int n = 1;
-    TFE_Execute(op, out, &n, status);
-    TFE_DeleteOp(op);
-    if (TF_GetCode(status) != TF_OK) {
+    TFE_TensorHandle* sum = tfjni::bench::c_api_add(context.get(), a.get(), b.get(), status);
+    if (sum == nullptr) {
       state.SkipWithError(TF_Message(status));
       break;
     }
-    TFE_DeleteTensorHandle(out[0]);
+    TFE_DeleteTensorHandle(sum);
   }
   TF_DeleteStatus(status);
 }

@@ -21,10 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "eager_add.h"
 #include "tfjni/eager.h"
 #include "tfjni/error.h"
 
 namespace {
+
+using tfjni::bench::one_element;
 
 tfjni::ContextConfig config_named(const std::string& name) {
   tfjni::ContextConfig config;
@@ -34,11 +37,6 @@ tfjni::ContextConfig config_named(const std::string& name) {
   else if (name == "caller") config.session.inter_op_threads = tfjni::kCallerThread;
   else throw std::invalid_argument("--context must be shared, pooled or caller, not '" + name + "'");
   return config;
-}
-
-tfjni::TensorHandle one_element(float value) {
-  int64_t dims[] = {1};
-  return tfjni::TensorHandle::from_tensor(tfjni::Tensor::copy_of(TF_FLOAT, dims, &value, sizeof value));
 }
 
 int run(int argc, char** argv) {
@@ -64,18 +62,12 @@ int run(int argc, char** argv) {
     sum += *static_cast<const float*>(out.at(0).resolve().data());
   };
   auto c_api_add = [&] {
-    TFE_Op* op = TFE_NewOp(context.get(), "AddV2", status);
-    TFE_OpAddInput(op, a.get(), status);
-    TFE_OpAddInput(op, b.get(), status);
-    TFE_TensorHandle* out[1] = {nullptr};
-    int n = 1;
-    TFE_Execute(op, out, &n, status);
-    TFE_DeleteOp(op);
-    if (TF_GetCode(status) != TF_OK) throw std::runtime_error(TF_Message(status));
-    TF_Tensor* t = TFE_TensorHandleResolve(out[0], status);
+    TFE_TensorHandle* out = tfjni::bench::c_api_add(context.get(), a.get(), b.get(), status);
+    if (out == nullptr) throw std::runtime_error(TF_Message(status));
+    TF_Tensor* t = TFE_TensorHandleResolve(out, status);
     sum += *static_cast<const float*>(TF_TensorData(t));
     TF_DeleteTensor(t);
-    TFE_DeleteTensorHandle(out[0]);
+    TFE_DeleteTensorHandle(out);
   };
   if (contender != "core" && contender != "c_api") throw std::invalid_argument("--contender must be core or c_api");
   auto add = [&] {
