@@ -5,14 +5,6 @@ source "$(dirname "$0")/common.sh"
 dir=$(bench_models_dir)
 if [[ ! -f "$dir/.complete" ]]; then
   step "Generating benchmark models with TensorFlow Python into $dir (~30 s)" >&2
-  mkdir -p "$(dirname "$dir")"
-  staging=$(mktemp -d "$dir.tmp.XXXXXX")
-  "$VENV/bin/python" "$ROOT/scripts/generate_bench_models.py" "$staging/models" >&2
-  touch "$staging/models/.complete"
-  if [[ ! -f "$dir/.complete" ]]; then
-    rm -rf "$dir"
-    mv "$staging/models" "$dir"
-  fi
-  rm -rf "$staging"
+  install_staged "$dir" "$VENV/bin/python" "$ROOT/scripts/generate_bench_models.py" >&2
 fi
 echo "$dir"

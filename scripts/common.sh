@@ -47,6 +47,23 @@ mismatched_op_library_dir() {
   echo "$TFJNI_CACHE/op-libraries/tensorflow-text-$(mismatched_text_version)"
 }
 
+# Fills a cache directory once, whole or not at all: install_staged DIR COMMAND... runs COMMAND
+# with one more argument, a directory path to create and fill, inside a private staging directory
+# (concurrent set-ups never share one), marks it complete and moves it to DIR unless another set-up
+# completed DIR meanwhile. Callers skip the call when "DIR/.complete" exists.
+install_staged() {
+  local dir=$1 staging; shift
+  mkdir -p "$(dirname "$dir")"
+  staging=$(mktemp -d "$dir.tmp.XXXXXX")
+  "$@" "$staging/filled"
+  touch "$staging/filled/.complete"
+  if [[ ! -f "$dir/.complete" ]]; then
+    rm -rf "$dir"
+    mv "$staging/filled" "$dir"
+  fi
+  rm -rf "$staging"
+}
+
 # The Maven properties every build of java/ takes: the native build, TensorFlow, the test models.
 maven_settings() {
   echo "-Dtfjni.native.dir=$BUILD/native -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \

@@ -62,17 +62,13 @@ fetch_mismatched_op_libraries() {
   version=$(mismatched_text_version)
   [[ -f "$dir/.complete" ]] && return
   step "Fetching tensorflow-text $version (built for another TensorFlow) into $dir"
-  mkdir -p "$(dirname "$dir")"
-  local staging
-  staging=$(mktemp -d "$dir.tmp.XXXXXX")
-  "$VENV/bin/pip" download -q --no-deps "tensorflow-text==$version" -d "$staging/wheel"
-  "$VENV/bin/python" -m zipfile -e "$staging"/wheel/tensorflow_text-*.whl "$staging/unpacked"
-  touch "$staging/unpacked/.complete"
-  if [[ ! -f "$dir/.complete" ]]; then
-    rm -rf "$dir"
-    mv "$staging/unpacked" "$dir"
-  fi
-  rm -rf "$staging"
+  install_staged "$dir" unpack_text_wheel "$version"
+}
+
+unpack_text_wheel() {  # unpack_text_wheel VERSION OUT_DIR
+  local wheels="$2.wheel"
+  "$VENV/bin/pip" download -q --no-deps "tensorflow-text==$1" -d "$wheels"
+  "$VENV/bin/python" -m zipfile -e "$wheels"/tensorflow_text-*.whl "$2"
 }
 
 create_pyspark_venv() {
@@ -89,18 +85,12 @@ generate_models() {
   dir=$(models_dir)
   [[ -f "$dir/.complete" ]] && return
   step "Generating test models with TensorFlow Python into $dir"
-  mkdir -p "$(dirname "$dir")"
-  # A private staging directory: concurrent set-ups must not share one.
-  local staging
-  staging=$(mktemp -d "$dir.tmp.XXXXXX")
-  "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$staging/models"
-  "$VENV/bin/python" "$ROOT/scripts/generate_eager_cases.py" "$staging/models/eager_cases.json"
-  touch "$staging/models/.complete"
-  if [[ ! -f "$dir/.complete" ]]; then
-    rm -rf "$dir"
-    mv "$staging/models" "$dir"
-  fi
-  rm -rf "$staging"
+  install_staged "$dir" write_test_models
+}
+
+write_test_models() {  # write_test_models OUT_DIR
+  "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$1"
+  "$VENV/bin/python" "$ROOT/scripts/generate_eager_cases.py" "$1/eager_cases.json"
 }
 
 install_debian_packages
