@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.h"
 #include "bench_manifest.h"
 #include "c_api_model.h"
 #include "tfjni/runner.h"
@@ -156,10 +157,5 @@ int run(int argc, char** argv) {
 }  // namespace floor_bench
 
 int main(int argc, char** argv) {
-  try {
-    return floor_bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "call_instructions: " << e.what() << "\n";
-    return 1;
-  }
+  return tfjni::bench::run_reporting_errors("call_instructions", argc, argv, floor_bench::run);
 }

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.h"
 #include "eager_add.h"
 #include "tfjni/eager.h"
 #include "tfjni/error.h"
@@ -88,10 +89,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "eager_instructions: " << e.what() << "\n";
-    return 1;
-  }
+  return tfjni::bench::run_reporting_errors("eager_instructions", argc, argv, run);
 }

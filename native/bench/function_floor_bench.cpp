@@ -40,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_main.h"
 #include "bench_manifest.h"
 #include "c_api_model.h"
 
@@ -456,10 +457,5 @@ int run(int argc, char** argv) {
 }  // namespace floor_bench
 
 int main(int argc, char** argv) {
-  try {
-    return floor_bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "function_floor_bench: " << e.what() << "\n";
-    return 1;
-  }
+  return tfjni::bench::run_reporting_errors("function_floor_bench", argc, argv, floor_bench::run);
 }
