@@ -3,6 +3,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "tfjni/error.h"
 #include "tfjni/wire_format.h"
@@ -68,7 +70,41 @@ void check_whole_fields(std::string_view raw) {
   }
 }
 
+// The fields of the raw bytes that decide where the session's ops run (the
+// last occurrence wins, as in protobuf's merge); nullopt if they do not parse.
+struct RawThreading {
+  std::optional<int32_t> inter_op_threads;
+  bool use_per_session_threads = false;
+  bool has_session_pools = false;
+};
+
+std::optional<RawThreading> raw_threading(std::string_view raw) {
+  RawThreading found;
+  try {
+    wire::Reader reader(raw);
+    while (reader.next()) {
+      if (reader.field() == config_proto::kInterOpThreads) {
+        found.inter_op_threads = static_cast<int32_t>(reader.varint());  // int32 on the wire: 64-bit sign extension
+      } else if (reader.field() == config_proto::kUsePerSessionThreads) {
+        found.use_per_session_threads = reader.varint() != 0;
+      } else if (reader.field() == config_proto::kSessionInterOpThreadPool) {
+        found.has_session_pools = true;
+      }
+    }
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return found;
+}
+
 }  // namespace
+
+bool SessionConfig::runs_on_caller_thread() const noexcept {
+  RawThreading raw = raw_threading(raw_config_proto).value_or(RawThreading{});
+  const std::optional<int32_t> inter_op = inter_op_threads ? inter_op_threads : raw.inter_op_threads;
+  const bool per_session = use_per_session_threads.value_or(raw.use_per_session_threads);
+  return inter_op.value_or(0) < 0 && !per_session && session_inter_op_thread_pools.empty() && !raw.has_session_pools;
+}
 
 std::string SessionConfig::serialize() const {
   check_whole_fields(raw_config_proto);
@@ -78,7 +114,7 @@ std::string SessionConfig::serialize() const {
   if (intra_op_threads) {
     out.put_int(config_proto::kIntraOpThreads, checked_threads(*intra_op_threads, "intra-op threads"));
   }
-  if (runs_on_caller_thread()) {
+  if (inter_op_threads == kCallerThread) {
     // TensorFlow's DirectSession only looks at a negative inter-op count when
     // it uses the process-wide pool; anything else would lose the setting.
     if (use_per_session_threads.value_or(false) || !session_inter_op_thread_pools.empty()) {

@@ -9,10 +9,13 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "eager_test_util.h"
 #include "test_data.h"
 #include "tfjni/runner.h"
+#include "tfjni/wire_format.h"
 
 namespace tfjni::test {
 namespace {
@@ -103,6 +106,37 @@ TEST_F(CallerThreadTest, CallerThreadWithOwnPoolsIsRejected) {
   explicit_global.use_per_session_threads = false;
   EXPECT_TRUE(explicit_global.runs_on_caller_thread());
   EXPECT_NO_THROW(explicit_global.serialize());
+}
+
+// Raw ConfigProto bytes can ask for the calling thread too (any negative
+// inter-op count, as TensorFlow reads it). runs_on_caller_thread() decides
+// whether a run timeout is refused, so it must agree with where TensorFlow
+// actually runs the op, for raw bytes alone and merged with typed fields.
+TEST_F(CallerThreadTest, RawConfigBytesAgreeWithWhereTensorFlowRunsTheOp) {
+  struct Case {
+    const char* what;
+    std::vector<std::pair<uint32_t, int64_t>> raw_fields;  // ConfigProto field, varint value
+    std::optional<int32_t> typed_inter_op;
+  };
+  const Case cases[] = {
+      {"raw inter-op -1", {{5, -1}}, std::nullopt},
+      {"raw inter-op -3", {{5, -3}}, std::nullopt},
+      {"raw -1, then raw 2", {{5, -1}, {5, 2}}, std::nullopt},
+      {"raw -1, typed 2", {{5, -1}}, 2},
+      {"raw 2, typed -1", {{5, 2}}, kCallerThread},
+      {"raw -1 with per-session threads", {{5, -1}, {9, 1}}, std::nullopt},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    wire::Writer raw;
+    for (auto [field, value] : c.raw_fields) raw.varint(field, static_cast<uint64_t>(value));
+    SessionConfig config;
+    config.intra_op_threads = 2;
+    config.inter_op_threads = c.typed_inter_op;
+    config.raw_config_proto = raw.data();
+    Observed seen = probe_session(config);
+    EXPECT_EQ(config.runs_on_caller_thread(), seen.ran_op == seen.caller);
+  }
 }
 
 // ---- Eager ------------------------------------------------------------------

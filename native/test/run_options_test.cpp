@@ -6,6 +6,7 @@
 
 #include "test_data.h"
 #include "tfjni/eager.h"
+#include "tfjni/wire_format.h"
 
 namespace tfjni::test {
 namespace {
@@ -92,6 +93,21 @@ TEST_F(RunOptionsTest, ATimeoutOnACallerThreadSessionIsRefused) {
   SlowLoop pooled;
   options.timeout_ms = 1;
   pooled.runner->check_options(options);
+}
+
+// The same session asked for through raw ConfigProto bytes (inter-op -1).
+TEST_F(RunOptionsTest, ATimeoutIsRefusedWhenRawConfigBytesAskForTheCallingThread) {
+  wire::Writer raw;
+  raw.varint(5, static_cast<uint64_t>(int64_t{-1}));  // inter_op_parallelism_threads
+  SessionConfig config;
+  config.raw_config_proto = raw.data();
+  auto model = load_saved_model("slow_loop", config);
+  const std::vector<std::string> inputs{"seed", "iterations"}, outputs{"value"};
+  auto runner = Runner::for_signature(*model, "spin", inputs, outputs);
+  RunOptions options;
+  options.timeout_ms = 1;
+  EXPECT_TRUE(throws_error([&] { runner->check_options(options); }, TF_INVALID_ARGUMENT,
+                           {"calling thread"}));
 }
 
 TEST_F(RunOptionsTest, RawBytesThatAreNotRunOptionsFailWithTensorFlowsError) {

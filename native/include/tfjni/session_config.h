@@ -36,8 +36,12 @@ struct SessionConfig {
   // written after it and so take precedence (protobuf merge semantics).
   std::string raw_config_proto;
 
-  // True if inter_op_threads is kCallerThread.
-  bool runs_on_caller_thread() const noexcept { return inter_op_threads == kCallerThread; }
+  // True if the session will run its ops on the calling thread: inter-op
+  // threads negative (the typed field, else the raw bytes' last value, as
+  // protobuf merges them) and neither per-session threads nor session pools,
+  // with which TensorFlow ignores it. Raw bytes that do not parse count as
+  // absent: serialize() refuses them.
+  bool runs_on_caller_thread() const noexcept;
 
   // The serialized ConfigProto; throws INVALID_ARGUMENT for negative thread
   // counts (but inter_op_threads == kCallerThread), kCallerThread with
