@@ -91,7 +91,8 @@ def main():
             model, batch, spark, loop, spark / loop, min(ratios), max(ratios), cpu_cells, jit_cell,
             "%.0f" % statistics.median(scan) if scan else "-",
             statistics.median(alloc[(model, batch)])))
-    lines.append("")
+    lines += ["", "Where the time goes, and what these numbers say about the issue's 0.9x target:"
+              " docs/SPARK.md, section Measured.", ""]
     with open(out_file, "w") as f:
         f.write("\n".join(lines))
 
