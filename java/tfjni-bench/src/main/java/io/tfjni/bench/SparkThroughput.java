@@ -44,7 +44,7 @@ public final class SparkThroughput {
 
   private SparkThroughput() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     if (args.length != 5) {
       System.err.println("usage: SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCHES ROUNDS");
       System.exit(2);
@@ -74,6 +74,8 @@ public final class SparkThroughput {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("tfjni-spark bench")
         .config("spark.ui.enabled", "false").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
+    TaskSpans spans = new TaskSpans();
+    spark.sparkContext().addSparkListener(spans);
     List<Row> rowList = new ArrayList<>(rows);
     for (int r = 0; r < rows; r++) {
       List<Float> values = new ArrayList<>(perRow);
@@ -115,6 +117,9 @@ public final class SparkThroughput {
           print(args[1], "spark", batch, round, rows, rows / sparkSeconds, sparkCpu,
               bytesPerRow, ThreadCpu.compilerMillis(sparkThreads));
           printThreads(args[1], "spark", batch, round, sparkThreads);
+          spark.sparkContext().listenerBus().waitUntilEmpty();
+          System.err.println("spans " + args[1] + " spark batch " + batch + " round " + round
+              + ": " + spans.describeLastJob());
           cpu = processCpuNanos();
           threadsBefore = ThreadCpu.snapshot();
           double loopRate = predictorLoop(predictor, input, data, rows, perRow, batch);
@@ -156,8 +161,10 @@ public final class SparkThroughput {
       int rows, int perRow, int batch) {
     AtomicLong done = new AtomicLong();
     Thread[] threads = new Thread[2];
+    long[] ends = new long[threads.length];
     long start = System.nanoTime();
     for (int t = 0; t < threads.length; t++) {
+      int index = t;
       int first = t * rows / 2;
       int last = (t + 1) * rows / 2;
       threads[t] = new Thread(() -> {
@@ -175,6 +182,7 @@ public final class SparkThroughput {
             done.addAndGet(n);
           }
         }
+        ends[index] = System.nanoTime();
       });
       threads[t].start();
     }
@@ -186,6 +194,9 @@ public final class SparkThroughput {
         throw new IllegalStateException(e);
       }
     }
+    System.err.printf(Locale.ROOT, "spans loop batch %d: %d ms, first thread ended %d ms"
+        + " before the last%n", batch, (System.nanoTime() - start) / 1_000_000,
+        Math.abs(ends[0] - ends[1]) / 1_000_000);
     return done.get() / ((System.nanoTime() - start) / 1e9);
   }
 
