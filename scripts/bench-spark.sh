@@ -2,7 +2,7 @@
 # Rows per second through tfjni's Spark transformer on local[2] against a plain Predictor loop on
 # 2 threads, for the tiny MLP and the MobileNetV2-sized CNN of the benchmark models, at several
 # batch sizes (io.tfjni.bench.SparkThroughput), then docs/SPARK_BENCHMARKS.md from the results.
-# Outside CI (~4 min); BENCH_QUICK=1 for a short trial that writes its report under build/.
+# Outside CI (~6 min); BENCH_QUICK=1 for a short trial that writes its report under build/.
 #
 #   scripts/bench-spark.sh [--help]
 source "$(dirname "$0")/common.sh"
@@ -19,7 +19,7 @@ if [[ "${BENCH_QUICK:-0}" == 1 ]]; then
   runs=("mlp 20000 16,256 1" "cnn 64 8,32 1")
   report="$OUT/SPARK_BENCHMARKS.md"
 else
-  runs=("mlp 100000 16,256,1024 3" "cnn 128 8,32 3")
+  runs=("mlp 100000 16,256,1024 3" "cnn 256 8,32 3")
   report="$ROOT/docs/SPARK_BENCHMARKS.md"
 fi
 for run in "${runs[@]}"; do

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.Dataset;
@@ -28,18 +29,22 @@ import org.apache.spark.sql.types.StructType;
  * Rows per second through tfjni's Spark transformer on local[2], beside the same rows through a
  * plain prepared {@link Predictor} loop on 2 threads in the same JVM, for one benchmark model
  * and several batch sizes, interleaved per round, and the same DataFrame written without the model
- * (Spark's own cost per row). Also the process's CPU time per row of each, and the heap bytes
- * all threads allocated per row during the Spark job. Prints one JSON line per measurement; scripts/bench-spark.sh runs it
- * and writes docs/SPARK_BENCHMARKS.md.
+ * (Spark's own cost per row). Also the process's CPU time per row of each (and the JIT
+ * compilers' share of it), and the heap bytes all threads allocated per row during the Spark
+ * job. Prints one JSON line per measurement, and each contender's CPU by thread group on
+ * stderr; scripts/bench-spark.sh runs it and writes docs/SPARK_BENCHMARKS.md.
  *
  * <p>Usage: {@code SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCH,BATCH,... ROUNDS}. The rows
  * are random floats of the signature's input shape, made once and cached in Spark's memory, so
  * neither their making nor any file is timed; the Spark job writes to the no-op sink.
  */
 public final class SparkThroughput {
+  /** Untimed runs of each contender at each batch size before the timed rounds. */
+  private static final int WARMUP_RUNS = 3;
+
   private SparkThroughput() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     if (args.length != 5) {
       System.err.println("usage: SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCHES ROUNDS");
       System.exit(2);
@@ -69,6 +74,8 @@ public final class SparkThroughput {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("tfjni-spark bench")
         .config("spark.ui.enabled", "false").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
+    TaskSpans spans = new TaskSpans();
+    spark.sparkContext().addSparkListener(spans);
     List<Row> rowList = new ArrayList<>(rows);
     for (int r = 0; r < rows; r++) {
       List<Float> values = new ArrayList<>(perRow);
@@ -87,23 +94,44 @@ public final class SparkThroughput {
     try (SavedModel plain = SavedModel.load(model, SessionOptions.defaults(), "serve");
         Predictor predictor = plain.predictor("serving_default", List.of(input.key()),
             List.of(outputKey))) {
-      sparkJob(frame, model, input, outputKey, batches[0]);
-      predictorLoop(predictor, input, data, rows, perRow, batches[0]);
-      scanJob(frame);
+      // Spark runs far more Java code than the loop: a couple of warm-up jobs leave the JIT
+      // compiling Spark's scheduler and row paths through the timed ones, on the cores the
+      // model needs. Warm both until the compilers are quiet, at every batch size.
+      for (int warm = 0; warm < WARMUP_RUNS; warm++) {
+        for (int batch : batches) {
+          sparkJob(frame, model, input, outputKey, batch);
+          predictorLoop(predictor, input, data, rows, perRow, batch);
+          scanJob(frame);
+        }
+      }
       for (int round = 0; round < rounds; round++) {
         for (int batch : batches) {
           long bytesBefore = allocatedBytes();
           long cpu = processCpuNanos();
+          ThreadCpu threadsBefore = ThreadCpu.snapshot();
           double sparkSeconds = sparkJob(frame, model, input, outputKey, batch);
           double sparkCpu = cpuMillisPerRow(cpu, rows);
           double bytesPerRow = (allocatedBytes() - bytesBefore) / (double) rows;
-          print(args[1], "spark", batch, round, rows / sparkSeconds, sparkCpu, bytesPerRow);
+          Map<String, Double> sparkThreads =
+              ThreadCpu.snapshot().millisPerRowSince(threadsBefore, rows);
+          print(args[1], "spark", batch, round, rows, rows / sparkSeconds, sparkCpu,
+              bytesPerRow, ThreadCpu.compilerMillis(sparkThreads));
+          printThreads(args[1], "spark", batch, round, sparkThreads);
+          spark.sparkContext().listenerBus().waitUntilEmpty();
+          System.err.println("spans " + args[1] + " spark batch " + batch + " round " + round
+              + ": " + spans.describeLastJob());
           cpu = processCpuNanos();
+          threadsBefore = ThreadCpu.snapshot();
           double loopRate = predictorLoop(predictor, input, data, rows, perRow, batch);
-          print(args[1], "predictor", batch, round, loopRate, cpuMillisPerRow(cpu, rows), -1);
+          Map<String, Double> loopThreads =
+              ThreadCpu.snapshot().millisPerRowSince(threadsBefore, rows);
+          print(args[1], "predictor", batch, round, rows, loopRate, cpuMillisPerRow(cpu, rows),
+              -1, ThreadCpu.compilerMillis(loopThreads));
+          printThreads(args[1], "predictor", batch, round, loopThreads);
           cpu = processCpuNanos();
           double scanSeconds = scanJob(frame);
-          print(args[1], "scan", batch, round, rows / scanSeconds, cpuMillisPerRow(cpu, rows), -1);
+          print(args[1], "scan", batch, round, rows, rows / scanSeconds,
+              cpuMillisPerRow(cpu, rows), -1, -1);
         }
       }
     }
@@ -133,8 +161,10 @@ public final class SparkThroughput {
       int rows, int perRow, int batch) {
     AtomicLong done = new AtomicLong();
     Thread[] threads = new Thread[2];
+    long[] ends = new long[threads.length];
     long start = System.nanoTime();
     for (int t = 0; t < threads.length; t++) {
+      int index = t;
       int first = t * rows / 2;
       int last = (t + 1) * rows / 2;
       threads[t] = new Thread(() -> {
@@ -152,6 +182,7 @@ public final class SparkThroughput {
             done.addAndGet(n);
           }
         }
+        ends[index] = System.nanoTime();
       });
       threads[t].start();
     }
@@ -163,6 +194,9 @@ public final class SparkThroughput {
         throw new IllegalStateException(e);
       }
     }
+    System.err.printf(Locale.ROOT, "spans loop batch %d: %d ms, first thread ended %d ms"
+        + " before the last%n", batch, (System.nanoTime() - start) / 1_000_000,
+        Math.abs(ends[0] - ends[1]) / 1_000_000);
     return done.get() / ((System.nanoTime() - start) / 1e9);
   }
 
@@ -191,11 +225,22 @@ public final class SparkThroughput {
     return total;
   }
 
+  /** Where the CPU went, by thread group, on stderr (a diagnostic, not part of the report). */
+  private static void printThreads(String model, String contender, int batch, int round,
+      Map<String, Double> millisPerRow) {
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+        "threads %s %s batch %d round %d, CPU ms/row:", model, contender, batch, round));
+    millisPerRow.forEach((group, ms) -> line.append(String.format(Locale.ROOT, " [%s] %.3f",
+        group, ms)));
+    System.err.println(line);
+  }
+
   private static void print(String model, String contender, int batch, int round,
-      double rowsPerSecond, double cpuMillisPerRow, double bytesPerRow) {
+      int rowsPerJob, double rowsPerSecond, double cpuMillisPerRow, double bytesPerRow,
+      double jitMillisPerRow) {
     System.out.printf(Locale.ROOT, "{\"model\": \"%s\", \"contender\": \"%s\", \"batch\": %d,"
-        + " \"round\": %d, \"rows_per_s\": %.1f, \"cpu_ms_per_row\": %.4f,"
-        + " \"alloc_bytes_per_row\": %.1f}%n", model, contender, batch, round, rowsPerSecond,
-        cpuMillisPerRow, bytesPerRow);
+        + " \"round\": %d, \"rows\": %d, \"rows_per_s\": %.1f, \"cpu_ms_per_row\": %.4f,"
+        + " \"alloc_bytes_per_row\": %.1f, \"jit_cpu_ms_per_row\": %.4f}%n", model, contender,
+        batch, round, rowsPerJob, rowsPerSecond, cpuMillisPerRow, bytesPerRow, jitMillisPerRow);
   }
 }
