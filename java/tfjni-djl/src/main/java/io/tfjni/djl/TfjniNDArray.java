@@ -310,7 +310,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public float[] toFloatArray() {
-    if (getDataType() == DataType.FLOAT16 && false) {
+    if (getDataType() == DataType.FLOAT16) {
       return NDArray.super.toFloatArray();  // DJL widens half floats itself
     }
     requireType(DataType.FLOAT32);
