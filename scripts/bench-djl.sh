@@ -5,15 +5,20 @@
 # benchmark models' mlp_b1 and cnn_b1: latency (1 thread, with JMH's gc profiler for bytes per
 # call), throughput at 1, 2 and 4 threads. The contenders alternate per measurement so drift on a
 # shared machine hits them alike; each runs from a class path of its own (the two DJL engines are
-# both named TensorFlow). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table, with the ratios).
+# both named TensorFlow). Every contender runs in two threadings with the same settings for all:
+# "pooled" (2 intra-op, 2 inter-op threads) and "caller" (2 intra-op, inter-op -1: TensorFlow runs
+# a session's ops on the calling thread). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table,
+# with the ratios).
 #
-#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~6 min, BENCH_QUICK=1 ~2)
+#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~10 min, BENCH_QUICK=1 ~4)
+#   BENCH_DJL_THREADINGS="pooled caller" (default), BENCH_DJL_CASES=mlp_b1,cnn_b1 (default)
 source "$(dirname "$0")/common.sh"
 OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
 REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
 MVN="mvn -B -q -Dmaven.repo.local=$REPO"
 CASES=${BENCH_DJL_CASES:-mlp_b1,cnn_b1}
-if [[ "${BENCH_QUICK:-0}" == 1 ]]; then TIMING=(-wi 1 -w 1 -i 2 -r 1); else TIMING=(-wi 3 -w 1 -i 5 -r 1); fi
+THREADINGS=${BENCH_DJL_THREADINGS:-pooled caller}
+if [[ "${BENCH_QUICK:-0}" == 1 ]]; then TIMING=(-wi 1 -w 1 -i 2 -r 1); else TIMING=(-wi 2 -w 1 -i 4 -r 1); fi
 mkdir -p "$OUT/deps"
 
 classpath() {  # classpath NAME COORDINATE...: the class path, resolved under OUT by NAME
@@ -34,34 +39,45 @@ mkdir -p "$NATIVE"
 unzip -q -o -j "$REPO/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar" '*.so*' -d "$NATIVE"
 
 MODELS=$(bench_models_dir); [[ -f "$MODELS/.complete" ]] || MODELS=$("$ROOT/scripts/bench-models.sh")
-# The same threads for every contender: 2 intra-op, 2 inter-op (make bench's "pooled").
-THREAD_PROPS="-Dai.djl.tensorflow.num_intraop_threads=2 -Dai.djl.tensorflow.num_interop_threads=2"
-COMMON="-Dtfjni.bench.models=$MODELS -Dai.djl.offline=true $THREAD_PROPS"
+COMMON="-Dtfjni.bench.models=$MODELS -Dai.djl.offline=true"
 
-run() {  # run NAME CLASSPATH BENCHMARK JMH-ARGS...
-  local name=$1 cp=$2 bench=$3; shift 3
+thread_props() {  # thread_props THREADING: the same threads for every contender (make bench's names)
+  case "$1" in
+    pooled) echo "-Dai.djl.tensorflow.num_intraop_threads=2 -Dai.djl.tensorflow.num_interop_threads=2" ;;
+    caller) echo "-Dai.djl.tensorflow.num_intraop_threads=2 -Dai.djl.tensorflow.num_interop_threads=-1" ;;
+    *) echo "bench-djl.sh: unknown threading $1 (pooled or caller)" >&2; return 1 ;;
+  esac
+}
+
+run() {  # run NAME THREADING CLASSPATH BENCHMARK JMH-ARGS...
+  local name=$1 threading=$2 cp=$3 bench=$4 props; shift 4
+  props=$(thread_props "$threading") || exit 1
   env TENSORFLOW_LIBRARY_PATH="$NATIVE" OPT_OUT_TRACKING=true java -cp "$cp" \
     org.openjdk.jmh.Main "$bench" "${TIMING[@]}" -p caseName="$CASES" \
-    -jvmArgsAppend "$COMMON -Dtfjni.tensorflow.dir=$(tensorflow_dir) -Dtfjni.library.dir=$BUILD/native" \
+    -jvmArgsAppend "$COMMON $props -Dtfjni.tensorflow.dir=$(tensorflow_dir) -Dtfjni.library.dir=$BUILD/native" \
     -rf json -rff "$OUT/$name.json" "$@" > "$OUT/$name.log" 2>&1 ||
     { tail -30 "$OUT/$name.log"; echo "bench-djl.sh: $name failed (log: $OUT/$name.log)" >&2; exit 1; }
 }
 
-contender() {  # contender LABEL MODE THREADS
-  local label=$1 mode=$2 threads=$3 extra=()
+contender() {  # contender LABEL THREADING MODE THREADS
+  local label=$1 threading=$2 mode=$3 threads=$4 extra=()
+  local name="$label-$threading-$mode-t$threads"
   [[ "$mode" == avgt ]] && extra=(-prof gc)
   case "$label" in
-    tfjniDjl) run "$label-$mode-t$threads" "$CP_TFJNI" 'io.tfjni.bench.DjlBench.predict' -p engine=tfjni -bm "$mode" -t "$threads" "${extra[@]}" ;;
-    djlTf) run "$label-$mode-t$threads" "$CP_DJL" 'io.tfjni.bench.DjlBench.predict' -p engine=djl -bm "$mode" -t "$threads" "${extra[@]}" ;;
-    tfjniFast) run "$label-$mode-t$threads" "$CP_TFJNI" 'io.tfjni.bench.ModelBench.tfjniFast' -p threading=pooled -bm "$mode" -t "$threads" "${extra[@]}" ;;
+    tfjniDjl) run "$name" "$threading" "$CP_TFJNI" 'io.tfjni.bench.DjlBench.predict' -p engine=tfjni -bm "$mode" -t "$threads" "${extra[@]}" ;;
+    djlTf) run "$name" "$threading" "$CP_DJL" 'io.tfjni.bench.DjlBench.predict' -p engine=djl -bm "$mode" -t "$threads" "${extra[@]}" ;;
+    # ModelBench's threadings set the same 2 intra-op threads and inter-op 2 or -1.
+    tfjniFast) run "$name" "$threading" "$CP_TFJNI" 'io.tfjni.bench.ModelBench.tfjniFast' -p threading="$threading" -bm "$mode" -t "$threads" "${extra[@]}" ;;
   esac
 }
 
-for spec in "avgt 1" "thrpt 1" "thrpt 2" "thrpt 4"; do
-  read -r mode threads <<<"$spec"
-  for label in tfjniDjl djlTf tfjniFast; do
-    step "$label: $mode, $threads thread(s)"
-    contender "$label" "$mode" "$threads"
+for threading in $THREADINGS; do
+  for spec in "avgt 1" "thrpt 1" "thrpt 2" "thrpt 4"; do
+    read -r mode threads <<<"$spec"
+    for label in tfjniDjl djlTf tfjniFast; do
+      step "$label: $threading, $mode, $threads thread(s)"
+      contender "$label" "$threading" "$mode" "$threads"
+    done
   done
 done
 "$VENV/bin/python" "$ROOT/scripts/bench_djl_report.py" "$OUT" | tee "$OUT/djl.md"

@@ -304,6 +304,45 @@ public class TfjniNDArray implements NDArray {
     }
   }
 
+  // DJL's default toFloatArray() etc. go through toByteBuffer(): a new direct buffer per call
+  // (slow to allocate, freed only by the garbage collector). These copy the tensor straight into
+  // the Java array instead, one crossing, and keep DJL's check of the data type.
+
+  @Override
+  public float[] toFloatArray() {
+    if (getDataType() == DataType.FLOAT16) {
+      return NDArray.super.toFloatArray();  // DJL widens half floats itself
+    }
+    requireType(DataType.FLOAT32);
+    return value.toFloatArray();
+  }
+
+  @Override
+  public double[] toDoubleArray() {
+    requireType(DataType.FLOAT64);
+    return value.toDoubleArray();
+  }
+
+  @Override
+  public int[] toIntArray() {
+    requireType(DataType.INT32);
+    return value.toIntArray();
+  }
+
+  @Override
+  public long[] toLongArray() {
+    requireType(DataType.INT64);
+    return value.toLongArray();
+  }
+
+  private void requireType(DataType expected) {
+    DataType actual = getDataType();
+    if (actual != expected) {
+      throw new IllegalStateException(
+          "DataType mismatch, required " + expected + ", actual " + actual);
+    }
+  }
+
   @Override
   public String[] toStringArray(Charset charset) {
     checkOpen();

@@ -68,4 +68,28 @@ class EngineTest {
       assertArrayEquals(new float[] {3, 5, 7}, a.toFloatArray());
     }
   }
+  @Test
+  void toPrimitiveArraysCopyTheValuesAndCheckTheType() {
+    long before = TensorFlow.liveObjects().tensorHandles();
+    try (NDManager manager = NDManager.newBaseManager()) {
+      // 2 * [1.5, -2, 3] and [7, 8] + 1, computed by TensorFlow, read back without a byte buffer.
+      assertArrayEquals(new float[] {3, -4, 6},
+          manager.create(new float[] {1.5f, -2, 3}).mul(2).toFloatArray());
+      assertArrayEquals(new double[] {3, -4, 6},
+          manager.create(new double[] {1.5, -2, 3}).mul(2).toDoubleArray());
+      assertArrayEquals(new int[] {8, 9}, manager.create(new int[] {7, 8}).add(1).toIntArray());
+      assertArrayEquals(new long[] {8, 9}, manager.create(new long[] {7, 8}).add(1).toLongArray());
+      // Half floats are widened (0.5 and -2 are exact in float16).
+      assertArrayEquals(new float[] {0.5f, -2},
+          manager.create(new float[] {0.5f, -2}).toType(DataType.FLOAT16, false).toFloatArray());
+      NDArray ints = manager.create(new int[] {1});
+      IllegalStateException e = assertThrows(IllegalStateException.class, ints::toFloatArray);
+      assertTrue(e.getMessage().contains("INT32") || e.getMessage().contains("int32"),
+          e.getMessage());
+      assertThrows(IllegalStateException.class, ints::toLongArray);
+      assertThrows(IllegalStateException.class, manager.create(new float[] {1})::toIntArray);
+      assertThrows(IllegalStateException.class, manager.create(new float[] {1})::toDoubleArray);
+    }
+    assertEquals(before, TensorFlow.liveObjects().tensorHandles());
+  }
 }
