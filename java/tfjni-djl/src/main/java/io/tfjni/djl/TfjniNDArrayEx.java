@@ -388,14 +388,26 @@ final class TfjniNDArrayEx implements NDArrayEx {
     }
   }
 
+  /** Mirrors an HWC or NHWC image's width with probability 1/2 (else a copy). */
   @Override
   public NDArray randomFlipLeftRight() {
-    throw new UnsupportedOperationException("randomFlipLeftRight: not implemented yet");
+    return randomFlip(2);
   }
 
+  /** Mirrors an HWC or NHWC image's height with probability 1/2 (else a copy). */
   @Override
   public NDArray randomFlipTopBottom() {
-    throw new UnsupportedOperationException("randomFlipTopBottom: not implemented yet");
+    return randomFlip(3);
+  }
+
+  /** Reverses the axis {@code fromEnd} places from the end (channels last) half the time. */
+  private NDArray randomFlip(int fromEnd) {
+    int rank = array.getShape().dimension();
+    if (rank < 3) {
+      throw new IllegalArgumentException("random flips need an HWC or NHWC image, got "
+          + array.getShape());
+    }
+    return RandomUtils.nextFloat() < 0.5f ? array.flip(rank - fromEnd) : array.duplicate();
   }
 
   /** Scales the image by 1 + a uniform factor in [-brightness, brightness]. */
