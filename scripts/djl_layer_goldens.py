@@ -210,6 +210,27 @@ m, v = tf.nn.moments(tf.constant(xb), axes=[2, 3], keepdims=True)
 case("layerNorm", "layerNorm", [xb, g2, b2],
      tf.nn.batch_normalization(xb, m, v, b2, g2, 1e-5), normalizedShape=[4, 5], eps=1e-5)
 
+# ---- interpolation (N, C, H, W); modes are DJL's Image.Interpolation ordinals ---------------
+xi = data(1, 2, 4, 6)
+case("interpolation bilinear up", "interpolation", [xi],
+     first(tf.image.resize(last(xi), [7, 9], "bilinear", antialias=True)), size=[7, 9], mode=1,
+     alignCorners=False)
+case("interpolation bilinear down", "interpolation", [xi],
+     first(tf.image.resize(last(xi), [3, 4], "bilinear", antialias=True)), size=[3, 4], mode=1,
+     alignCorners=False)
+case("interpolation bilinear align corners", "interpolation", [xi],
+     first(tf.compat.v1.image.resize_bilinear(last(xi), [7, 9], align_corners=True)),
+     size=[7, 9], mode=1, alignCorners=True)
+case("interpolation nearest", "interpolation", [xi],
+     first(tf.compat.v1.image.resize_nearest_neighbor(last(xi), [6, 4])), size=[6, 4], mode=0,
+     alignCorners=False)
+case("interpolation area", "interpolation", [xi],
+     first(tf.compat.v1.image.resize_area(last(xi), [2, 3])), size=[2, 3], mode=2,
+     alignCorners=False)
+case("interpolation bicubic", "interpolation", [xi],
+     first(tf.image.resize(last(xi), [5, 8], "bicubic", antialias=True)), size=[5, 8], mode=3,
+     alignCorners=False)
+
 with open(OUT, "w") as f:
     json.dump({"generator": "scripts/djl_layer_goldens.py", "tensorflow": tf.__version__,
                "cases": cases}, f, separators=(",", ":"))

@@ -258,6 +258,48 @@ final class Layers {
     }
   }
 
+  /** See {@link TfjniNDArrayEx#interpolation}: (N, C, H, W) resized to (N, C, size...). */
+  static NDArray interpolate(NDManager tf, NDArray x, long[] size, int mode,
+      boolean alignCorners) {
+    long[] shape = x.shape();
+    if (shape.length != 4 || size.length != 2) {
+      throw new IllegalArgumentException("interpolation needs (N, C, H, W) and a (height, "
+          + "width) size, got rank " + shape.length + " and " + size.length + " sizes");
+    }
+    if (mode < 0 || mode > 3) {
+      throw new UnsupportedOperationException("interpolation mode " + mode
+          + " is not supported (NEAREST, BILINEAR, AREA, BICUBIC are)");
+    }
+    if (alignCorners && mode != 1) {
+      throw new UnsupportedOperationException("alignCorners is implemented for BILINEAR only");
+    }
+    try (Temporaries t = new Temporaries()) {
+      NDArray last = t.add(channelsLast(tf, x));
+      NDArray input = last.dataType() == DataType.FLOAT ? last
+          : t.add(last.cast(DataType.FLOAT));
+      NDArray dims = t.add(tf.create(toInts(size), 2));
+      NDArray resized;
+      if (mode == 0) {
+        resized = t.add(tf.opBuilder("ResizeNearestNeighbor").addInput(input).addInput(dims)
+            .build());
+      } else if (mode == 2) {
+        resized = t.add(tf.opBuilder("ResizeArea").addInput(input).addInput(dims).build());
+      } else if (alignCorners) {
+        resized = t.add(tf.opBuilder("ResizeBilinear").addInput(input).addInput(dims)
+            .setAttr("align_corners", true).build());
+      } else {
+        float[] scale = {(float) size[0] / shape[2], (float) size[1] / shape[3]};
+        NDArray scales = t.add(tf.create(scale, 2));
+        NDArray translation = t.add(tf.create(new float[] {0, 0}, 2));
+        resized = t.add(tf.opBuilder("ScaleAndTranslate").addInput(input).addInput(dims)
+            .addInput(scales).addInput(translation)
+            .setAttr("kernel_type", mode == 1 ? "triangle" : "keyscubic")
+            .setAttr("antialias", true).build());
+      }
+      return channelsFirst(tf, resized);
+    }
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private static NDArray conv(NDManager tf, String opName, NDArray x, NDArray filter,

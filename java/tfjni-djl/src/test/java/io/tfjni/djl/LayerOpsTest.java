@@ -121,6 +121,10 @@ class LayerOpsTest extends ManagerTest {
         out = ex.layerNorm(in.get(0), shape(p.get("normalizedShape")), in.get(1), in.get(2),
             (float) p.get("eps").asDouble()).singletonOrThrow();
         break;
+      case "interpolation":
+        out = ex.interpolation(shape(p.get("size")).getShape(), p.get("mode").asInt(),
+            p.get("alignCorners").asBoolean());
+        break;
       default:
         throw new IllegalArgumentException(c.get("op").asText());
     }
@@ -131,6 +135,19 @@ class LayerOpsTest extends ManagerTest {
     for (int i = 0; i < actual.length; i++) {
       double want = expected.get("data").get(i).asDouble();
       assertEquals(want, actual[i], 1e-4 + 1e-4 * Math.abs(want), name + " at " + i);
+    }
+  }
+
+  @Test
+  void bilinearInterpolationUsesHalfPixelCenters() {
+    // Source x of output x' is (x' + 0.5) / 2 - 0.5: -0.25, 0.25, 0.75, 1.25, clamped.
+    try (NDArray row = manager.create(new float[] {0, 1}, new Shape(1, 1, 1, 2));
+        NDArray wide = row.getNDArrayInternal().interpolation(new long[] {1, 4}, 1, false);
+        NDArray nearest = row.getNDArrayInternal().interpolation(new long[] {1, 4}, 0, false)) {
+      assertArrayEquals(new float[] {0, 0.25f, 0.75f, 1}, wide.toFloatArray(), 1e-6f);
+      assertArrayEquals(new float[] {0, 0, 1, 1}, nearest.toFloatArray());
+      assertThrows(UnsupportedOperationException.class,
+          () -> row.getNDArrayInternal().interpolation(new long[] {1, 4}, 7, false));
     }
   }
 
