@@ -193,6 +193,13 @@ case("deconv1d dilation", "deconvolution", [x1d, w1d, None],
      ref_deconv(x1d, w1d, [1], [1], [0], [2]), stride=[1], padding=[1], outPadding=[0],
      dilation=[2], groups=1)
 
+xdg = data(1, 4, 3, 3)
+wdg = data(4, 3, 2, 2)  # 2 groups: input channels 0-1 by wdg[0:2], 2-3 by wdg[2:4]
+grouped = np.concatenate([ref_deconv(xdg[:, 2 * g:2 * g + 2], wdg[2 * g:2 * g + 2], [2, 2],
+                                     [0, 0], [0, 0], [1, 1]) for g in range(2)], axis=1)
+case("deconv2d groups", "deconvolution", [xdg, wdg, None], grouped, stride=[2, 2],
+     padding=[0, 0], outPadding=[0, 0], dilation=[1, 1], groups=2)
+
 # ---- normalization -------------------------------------------------------------------------
 xb = data(2, 3, 4, 5)
 mean, var = data(3), data(3, positive=True)

@@ -185,15 +185,12 @@ final class Layers {
   /**
    * Transposed convolution of (N, C, spatial...) by DJL's (in, out, kernel...) weight: output
    * length (L - 1) * stride - 2 * padding + dilation * (kernel - 1) + outPadding + 1, as
-   * PyTorch's conv_transpose. Only one group.
+   * PyTorch's conv_transpose; groups split the input channels and the weight's first axis.
    */
   static NDArray deconvolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
       Shape stride, Shape padding, Shape outPadding, Shape dilation, int groups) {
     int spatial = x.shape().length - 2;
     checkSpatial("deconvolution", spatial);
-    if (groups != 1) {
-      throw new UnsupportedOperationException("deconvolution with groups is not implemented");
-    }
     if (weight.shape().length != spatial + 2) {
       throw new IllegalArgumentException("deconvolution weight must have rank " + (spatial + 2)
           + ", got " + weight.shape().length);
@@ -219,7 +216,7 @@ final class Layers {
       // The full (VALID) output, then cropped by the padding on both sides.
       long[] full = new long[d + 2];
       full[0] = inShape[0];
-      full[d + 1] = w.shape()[1];
+      full[d + 1] = w.shape()[1];  // per group
       long[] begin = new long[d + 2];
       long[] size = new long[d + 2];
       size[0] = -1;
@@ -244,9 +241,24 @@ final class Layers {
       NDArray filter = t.add(transpose(tf, w, perm));
       NDArray sizes = t.add(tf.create(toInts(full), full.length));
       String opName = d == 3 ? "Conv3DBackpropInputV2" : "Conv2DBackpropInput";
-      NDArray deconv = t.add(tf.opBuilder(opName).addInput(sizes).addInput(filter)
-          .addInput(last).setAttr("strides", withUnitEnds(s)).setAttr("padding", "VALID")
-          .setAttr("dilations", withUnitEnds(dil)).build());
+      NDArray deconv;
+      if (groups == 1) {
+        deconv = t.add(transposedConv(tf, opName, sizes, filter, last, s, dil));
+      } else {
+        NDArray[] inputs = split(tf, last, groups);
+        NDArray[] filters = split(tf, filter, groups);
+        for (int g = 0; g < groups; g++) {
+          t.add(inputs[g]);
+          t.add(filters[g]);
+        }
+        NDArray[] parts = new NDArray[groups];
+        for (int g = 0; g < groups; g++) {
+          parts[g] = t.add(transposedConv(tf, opName, sizes, filters[g], inputs[g], s, dil));
+        }
+        try (NDArray ax = tf.scalar(-1)) {
+          deconv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
+        }
+      }
       NDArray b = t.add(tf.create(begin, begin.length));
       NDArray z = t.add(tf.create(size, size.length));
       NDArray cropped = t.add(tf.opBuilder("Slice").addInput(deconv).addInput(b).addInput(z)
@@ -301,6 +313,13 @@ final class Layers {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  private static NDArray transposedConv(NDManager tf, String opName, NDArray sizes,
+      NDArray filter, NDArray x, long[] strides, long[] dilations) {
+    return tf.opBuilder(opName).addInput(sizes).addInput(filter).addInput(x)
+        .setAttr("strides", withUnitEnds(strides)).setAttr("padding", "VALID")
+        .setAttr("dilations", withUnitEnds(dilations)).build();
+  }
 
   private static NDArray conv(NDManager tf, String opName, NDArray x, NDArray filter,
       long[] strides, long[] dilations) {
