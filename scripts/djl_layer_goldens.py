@@ -107,7 +107,8 @@ assert np.allclose(ref_pool(x, "max", [2, 2], [2, 2], [0, 0], False, True),
                    first(tf.nn.max_pool2d(last(x), 2, 2, "VALID")))
 assert np.allclose(ref_pool(x, "avg", [3, 2], [1, 2], [0, 0], False, False),
                    first(tf.nn.avg_pool2d(last(x), [3, 2], [1, 2], "VALID")))
-case("maxPool2d padded ceil", "maxPool", [x], ref_pool(x, "max", [3, 3], [2, 2], [1, 1], True, True),
+case("maxPool2d padded ceil", "maxPool", [x],
+     ref_pool(x, "max", [3, 3], [2, 2], [1, 1], True, True),
      kernel=[3, 3], stride=[2, 2], padding=[1, 1], ceil=True)
 x1 = data(2, 3, 8)
 case("maxPool1d padded ceil", "maxPool", [x1], ref_pool(x1, "max", [3], [2], [1], True, True),
