@@ -1181,27 +1181,46 @@ public class TfjniNDArray implements NDArray {
     }
   }
 
+  /** PyTorch's entrywise p-norm over {@code axes} (as DJL's PyTorch engine; any order). */
   @Override
   public NDArray norm(int ord, int[] axes, boolean keepDims) {
-    if (ord == 2) {
+    return pNorm(ord, axes, keepDims);
+  }
+
+  /** x / max(||x||_p along dim, eps), as torch's normalize; any p, infinities included. */
+  @Override
+  public NDArray normalize(double exponent, long dim, double eps) {
+    try (NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
+        NDArray m = n.maximum(eps)) {
+      return div(m);
+    }
+  }
+
+  /**
+   * (sum |x|^p)^(1/p) over the axes; p = 0 counts the non-zero entries, p = +-infinity is the
+   * largest / smallest |x|; orders 1 and 2 skip the powers.
+   */
+  private NDArray pNorm(double p, int[] axes, boolean keepDims) {
+    if (p == 2) {
       try (NDArray sq = mul(this); NDArray s = sq.sum(axes, keepDims)) {
         return s.sqrt();
       }
-    } else if (ord == 1) {
-      try (NDArray a = abs()) {
+    }
+    try (NDArray a = abs()) {
+      if (p == 1) {
         return a.sum(axes, keepDims);
+      } else if (p == 0) {
+        try (NDArray nonZero = a.gt(0); NDArray counted = nonZero.toType(getDataType(), false)) {
+          return counted.sum(axes, keepDims);
+        }
+      } else if (p == Double.POSITIVE_INFINITY) {
+        return a.max(axes, keepDims);
+      } else if (p == Double.NEGATIVE_INFINITY) {
+        return a.min(axes, keepDims);
       }
-    }
-    throw new UnsupportedOperationException("norm: only ord 1 and 2 are implemented");
-  }
-
-  @Override
-  public NDArray normalize(double exponent, long dim, double eps) {
-    if (exponent != 2) {
-      throw new UnsupportedOperationException("normalize: only p = 2 is implemented");
-    }
-    try (NDArray n = norm(2, new int[] {(int) dim}, true); NDArray m = n.maximum(eps)) {
-      return div(m);
+      try (NDArray powered = a.pow(p); NDArray s = powered.sum(axes, keepDims)) {
+        return s.pow(1 / p);
+      }
     }
   }
 
@@ -1706,10 +1725,35 @@ public class TfjniNDArray implements NDArray {
       }
     }
     if (axis != 0) {
-      throw new UnsupportedOperationException("booleanMask: only axis 0 is implemented");
+      return booleanMaskAlong(index, axis);
     }
     try (io.tfjni.NDArray where = tf().opBuilder("Where").addInput(tfOf(index)).build()) {
       return wrap(op("GatherNd").addInput(value).addInput(where).build());
+    }
+  }
+
+  /**
+   * The mask covers axes [axis, axis + mask rank): they are flattened into one, and the entries
+   * where the flat mask is true are gathered along it (as tf.boolean_mask with an axis).
+   */
+  private NDArray booleanMaskAlong(NDArray index, int axis) {
+    Shape shape = getShape();
+    int start = axis < 0 ? axis + shape.dimension() : axis;
+    int maskRank = index.getShape().dimension();
+    if (start < 0 || start + maskRank > shape.dimension()) {
+      throw new IllegalArgumentException("booleanMask: a rank " + maskRank + " mask at axis "
+          + axis + " does not fit shape " + shape);
+    }
+    Shape flat = shape.slice(0, start).add(-1).addAll(shape.slice(start + maskRank));
+    try (Temporaries t = new Temporaries();
+        NDArray flattened = reshape(flat); NDArray flatMask = index.reshape(-1)) {
+      io.tfjni.NDArray where = t.add(tf().opBuilder("Where").addInput(tfOf(flatMask)).build());
+      io.tfjni.NDArray minusOne = t.add(longVector(-1));
+      io.tfjni.NDArray positions = t.add(tf().opBuilder("Reshape").addInput(where)
+          .addInput(minusOne).build());
+      io.tfjni.NDArray ax = t.add(tf().scalar(start));
+      return wrap(op("GatherV2").addInput(tfOf(flattened)).addInput(positions).addInput(ax)
+          .build());
     }
   }
 

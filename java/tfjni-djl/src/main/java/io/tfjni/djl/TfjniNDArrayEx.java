@@ -126,34 +126,44 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArray maxPool(Shape kernelShape, Shape stride, Shape padding, boolean ceilMode) {
-    throw new UnsupportedOperationException("maxPool: not implemented yet");
+    return pool(Layers.Pool.MAX, 0, kernelShape, stride, padding, ceilMode, true);
   }
 
   @Override
   public NDArray globalMaxPool() {
-    throw new UnsupportedOperationException("globalMaxPool: not implemented yet");
+    return globalPool(Layers.Pool.MAX, 0);
   }
 
   @Override
   public NDArray avgPool(Shape kernelShape, Shape stride, Shape padding, boolean ceilMode,
       boolean countIncludePad) {
-    throw new UnsupportedOperationException("avgPool: not implemented yet");
+    return pool(Layers.Pool.AVG, 0, kernelShape, stride, padding, ceilMode, countIncludePad);
   }
 
   @Override
   public NDArray globalAvgPool() {
-    throw new UnsupportedOperationException("globalAvgPool: not implemented yet");
+    return globalPool(Layers.Pool.AVG, 0);
   }
 
   @Override
   public NDArray lpPool(float normType, Shape kernelShape, Shape stride, Shape padding,
       boolean ceilMode) {
-    throw new UnsupportedOperationException("lpPool: not implemented yet");
+    return pool(Layers.Pool.LP, normType, kernelShape, stride, padding, ceilMode, true);
   }
 
   @Override
   public NDArray globalLpPool(float normType) {
-    throw new UnsupportedOperationException("globalLpPool: not implemented yet");
+    return globalPool(Layers.Pool.LP, normType);
+  }
+
+  private NDArray pool(Layers.Pool kind, float normType, Shape kernelShape, Shape stride,
+      Shape padding, boolean ceilMode, boolean countIncludePad) {
+    return array.wrap(Layers.pool(array.tf(), array.tfArray(), kind, normType, kernelShape,
+        stride, padding, ceilMode, countIncludePad));
+  }
+
+  private NDArray globalPool(Layers.Pool kind, float normType) {
+    return array.wrap(Layers.globalPool(array.tf(), array.tfArray(), kind, normType));
   }
 
   @Override
@@ -197,13 +207,17 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDList convolution(NDArray input, NDArray weight, NDArray bias, Shape stride,
       Shape padding, Shape dilation, int groups) {
-    throw new UnsupportedOperationException("convolution: not implemented yet");
+    return new NDList(array.wrap(Layers.convolution(array.tf(), array.tfOf(input),
+        array.tfOf(weight), bias == null ? null : array.tfOf(bias), stride, padding, dilation,
+        groups)));
   }
 
   @Override
   public NDList deconvolution(NDArray input, NDArray weight, NDArray bias, Shape stride,
       Shape padding, Shape outPadding, Shape dilation, int groups) {
-    throw new UnsupportedOperationException("deconvolution: not implemented yet");
+    return new NDList(array.wrap(Layers.deconvolution(array.tf(), array.tfOf(input),
+        array.tfOf(weight), bias == null ? null : array.tfOf(bias), stride, padding, outPadding,
+        dilation, groups)));
   }
 
   @Override
@@ -243,13 +257,46 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDList layerNorm(NDArray input, Shape normalizedShape, NDArray gamma, NDArray beta,
       float eps) {
-    throw new UnsupportedOperationException("layerNorm: not implemented yet");
+    // Over the trailing normalizedShape axes: (x - mean) / sqrt(var + eps) * gamma + beta.
+    int rank = input.getShape().dimension();
+    int[] axes = new int[normalizedShape.dimension()];
+    for (int i = 0; i < axes.length; i++) {
+      axes[i] = rank - axes.length + i;
+    }
+    try (NDArray mean = input.mean(axes, true); NDArray centered = input.sub(mean);
+        NDArray squared = centered.square(); NDArray var = squared.mean(axes, true);
+        NDArray shifted = var.add(eps); NDArray std = shifted.sqrt();
+        NDArray normalized = centered.div(std)) {
+      return new NDList(affine(normalized, gamma, beta));
+    }
+  }
+
+  /** x * gamma + beta, either of which may be absent. */
+  private static NDArray affine(NDArray x, NDArray gamma, NDArray beta) {
+    try (NDArray scaled = gamma == null ? x.duplicate() : x.mul(gamma)) {
+      return beta == null ? scaled.duplicate() : scaled.add(beta);
+    }
   }
 
   @Override
   public NDList batchNorm(NDArray input, NDArray runningMean, NDArray runningVar,
       NDArray gamma, NDArray beta, int axis, float momentum, float eps, boolean training) {
-    throw new UnsupportedOperationException("batchNorm: not implemented yet");
+    if (training) {
+      throw new UnsupportedOperationException(TRAINING + "no training-mode batchNorm");
+    }
+    // Inference: the running statistics of the channel axis, broadcast along it.
+    int rank = input.getShape().dimension();
+    int channelAxis = axis < 0 ? axis + rank : axis;
+    long[] dims = new long[rank];
+    java.util.Arrays.fill(dims, 1);
+    dims[channelAxis] = -1;
+    try (NDArray mean = runningMean.reshape(dims); NDArray var = runningVar.reshape(dims);
+        NDArray g = gamma == null ? null : gamma.reshape(dims);
+        NDArray b = beta == null ? null : beta.reshape(dims);
+        NDArray centered = input.sub(mean); NDArray shifted = var.add(eps);
+        NDArray std = shifted.sqrt(); NDArray normalized = centered.div(std)) {
+      return new NDList(affine(normalized, g, b));
+    }
   }
 
   @Override
@@ -293,9 +340,16 @@ final class TfjniNDArrayEx implements NDArrayEx {
     }
   }
 
+  /**
+   * Resizes the last two axes of (N, C, H, W) to {@code size} (height, width) as PyTorch's
+   * interpolate: NEAREST floors (no half-pixel shift), BILINEAR and BICUBIC antialias when they
+   * shrink (ScaleAndTranslate; bicubic with TensorFlow's Keys kernel, a = -0.5, where PyTorch
+   * uses -0.75), AREA averages (ResizeArea); alignCorners (bilinear only) uses ResizeBilinear.
+   */
   @Override
   public NDArray interpolation(long[] size, int mode, boolean alignCorners) {
-    throw new UnsupportedOperationException("interpolation: not implemented yet");
+    return array.wrap(Layers.interpolate(array.tf(), array.tfArray(), size, mode,
+        alignCorners));
   }
 
   /**
@@ -341,14 +395,26 @@ final class TfjniNDArrayEx implements NDArrayEx {
     }
   }
 
+  /** Mirrors an HWC or NHWC image's width with probability 1/2 (else a copy). */
   @Override
   public NDArray randomFlipLeftRight() {
-    throw new UnsupportedOperationException("randomFlipLeftRight: not implemented yet");
+    return randomFlip(2);
   }
 
+  /** Mirrors an HWC or NHWC image's height with probability 1/2 (else a copy). */
   @Override
   public NDArray randomFlipTopBottom() {
-    throw new UnsupportedOperationException("randomFlipTopBottom: not implemented yet");
+    return randomFlip(3);
+  }
+
+  /** Reverses the axis {@code fromEnd} places from the end (channels last) half the time. */
+  private NDArray randomFlip(int fromEnd) {
+    int rank = array.getShape().dimension();
+    if (rank < 3) {
+      throw new IllegalArgumentException("random flips need an HWC or NHWC image, got "
+          + array.getShape());
+    }
+    return RandomUtils.nextFloat() < 0.5f ? array.flip(rank - fromEnd) : array.duplicate();
   }
 
   /** Scales the image by 1 + a uniform factor in [-brightness, brightness]. */

@@ -1,0 +1,471 @@
+package io.tfjni.djl;
+
+import ai.djl.ndarray.types.Shape;
+import io.tfjni.DataType;
+import io.tfjni.NDArray;
+import io.tfjni.NDManager;
+import io.tfjni.OpBuilder;
+
+/**
+ * DJL's pooling and convolution layers (channels-first: NCW, NCHW, NCDHW) on TensorFlow's
+ * channels-last CPU kernels: transpose in, pad explicitly, run the VALID kernel, transpose out.
+ * 1-D runs as 2-D with a unit height. Every intermediate is closed before returning.
+ */
+final class Layers {
+  enum Pool { MAX, AVG, LP }
+
+  private Layers() {}
+
+  /**
+   * Windowed pooling with PyTorch's meaning of padding, ceilMode and countIncludePad: in ceil
+   * mode a last window that starts in the right padding is dropped, and an average counts the
+   * padded cells (when countIncludePad) but never the cells ceil mode adds past the padding.
+   */
+  static NDArray pool(NDManager tf, NDArray x, Pool kind, float normType, Shape kernel,
+      Shape stride, Shape padding, boolean ceilMode, boolean countIncludePad) {
+    int spatial = x.shape().length - 2;
+    checkSpatial("pooling", spatial);
+    long[] k = dims(kernel, spatial, 1, "kernel");
+    long[] s = dims(stride, spatial, 1, "stride");
+    long[] p = dims(padding, spatial, 0, "padding");
+    try (Temporaries t = new Temporaries()) {
+      NDArray in = x;
+      if (spatial == 1) {
+        in = t.add(expandDims(tf, x, 2));
+        k = new long[] {1, k[0]};
+        s = new long[] {1, s[0]};
+        p = new long[] {0, p[0]};
+      }
+      int d = k.length;
+      long[] length = slice(in.shape(), 2, d);
+      long[] extra = new long[d];
+      boolean padded = false;
+      for (int i = 0; i < d; i++) {
+        if (2 * p[i] > k[i]) {
+          throw new IllegalArgumentException("padding " + p[i] + " is more than half the kernel "
+              + k[i]);
+        }
+        long span = length[i] + 2 * p[i] - k[i];
+        if (span < 0) {
+          throw new IllegalArgumentException("kernel " + k[i] + " is larger than the padded "
+              + "input " + (length[i] + 2 * p[i]));
+        }
+        long out = (ceilMode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
+        if (ceilMode && (out - 1) * s[i] >= length[i] + p[i]) {
+          out--;
+        }
+        extra[i] = Math.max(0, (out - 1) * s[i] + k[i] - (length[i] + 2 * p[i]));
+        padded |= p[i] > 0 || extra[i] > 0;
+      }
+      NDArray last = t.add(channelsLast(tf, in));
+      NDArray source = last;
+      if (kind == Pool.LP) {
+        try (NDArray e = tf.scalar(last.dataType(), normType)) {
+          source = t.add(tf.opBuilder("Pow").addInput(last).addInput(e).build());
+        }
+      }
+      Number fill = kind == Pool.MAX ? Double.NEGATIVE_INFINITY : 0;
+      NDArray window = padded ? t.add(pad(tf, source, p, extra, fill)) : source;
+      long[] ksize = withUnitEnds(k);
+      long[] strides = withUnitEnds(s);
+      String opName = (kind == Pool.MAX ? "MaxPool" : "AvgPool") + (d == 3 ? "3D" : "");
+      NDArray pooled = t.add(tf.opBuilder(opName).addInput(window).setAttr("ksize", ksize)
+          .setAttr("strides", strides).setAttr("padding", "VALID").build());
+      NDArray result = pooled;
+      if (kind == Pool.AVG && padded && (!countIncludePad || nonZero(extra))) {
+        // The average over the counted cells: AvgPool of a 1/0 mask of them is count / volume.
+        NDArray count = t.add(cellCount(tf, last.dataType(), length, p, extra,
+            countIncludePad, opName, ksize, strides));
+        result = t.add(tf.opBuilder("RealDiv").addInput(pooled).addInput(count).build());
+      } else if (kind == Pool.LP) {
+        long volume = 1;
+        for (long v : k) {
+          volume *= v;
+        }
+        try (NDArray n = tf.scalar(last.dataType(), volume);
+            NDArray root = tf.scalar(last.dataType(), 1 / normType)) {
+          NDArray sum = t.add(tf.opBuilder("Mul").addInput(pooled).addInput(n).build());
+          result = t.add(tf.opBuilder("Pow").addInput(sum).addInput(root).build());
+        }
+      }
+      NDArray first = channelsFirst(tf, result);
+      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+    }
+  }
+
+  /** Max, mean or p-norm over every spatial axis: (N, C, ...) to (N, C). */
+  static NDArray globalPool(NDManager tf, NDArray x, Pool kind, float normType) {
+    int rank = x.shape().length;
+    checkSpatial("global pooling", rank - 2);
+    int[] axes = new int[rank - 2];
+    for (int i = 0; i < axes.length; i++) {
+      axes[i] = i + 2;
+    }
+    try (Temporaries t = new Temporaries();
+        NDArray ax = tf.create(axes, axes.length)) {
+      switch (kind) {
+        case MAX:
+          return tf.opBuilder("Max").addInput(x).addInput(ax).build();
+        case AVG:
+          return tf.opBuilder("Mean").addInput(x).addInput(ax).build();
+        default:
+          NDArray e = t.add(tf.scalar(x.dataType(), normType));
+          NDArray root = t.add(tf.scalar(x.dataType(), 1 / normType));
+          NDArray powered = t.add(tf.opBuilder("Pow").addInput(x).addInput(e).build());
+          NDArray sum = t.add(tf.opBuilder("Sum").addInput(powered).addInput(ax).build());
+          return tf.opBuilder("Pow").addInput(sum).addInput(root).build();
+      }
+    }
+  }
+
+  /**
+   * Convolution of (N, C, spatial...) by DJL's (out, in / groups, kernel...) weight, zero padding
+   * on both sides, optional (out) bias; groups run as separate convolutions concatenated.
+   */
+  static NDArray convolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
+      Shape stride, Shape padding, Shape dilation, int groups) {
+    int spatial = x.shape().length - 2;
+    checkSpatial("convolution", spatial);
+    if (weight.shape().length != spatial + 2) {
+      throw new IllegalArgumentException("convolution weight must have rank " + (spatial + 2)
+          + ", got " + weight.shape().length);
+    }
+    long[] s = dims(stride, spatial, 1, "stride");
+    long[] p = dims(padding, spatial, 0, "padding");
+    long[] dil = dims(dilation, spatial, 1, "dilation");
+    try (Temporaries t = new Temporaries()) {
+      NDArray in = x;
+      NDArray w = weight;
+      if (spatial == 1) {
+        in = t.add(expandDims(tf, x, 2));
+        w = t.add(expandDims(tf, weight, 2));
+        s = new long[] {1, s[0]};
+        p = new long[] {0, p[0]};
+        dil = new long[] {1, dil[0]};
+      }
+      int d = s.length;
+      NDArray last = t.add(channelsLast(tf, in));
+      NDArray padded = nonZero(p) ? t.add(pad(tf, last, p, new long[d], 0)) : last;
+      // (out, in, k...) -> (k..., in, out), TensorFlow's filter layout.
+      int[] perm = new int[d + 2];
+      for (int i = 0; i < d; i++) {
+        perm[i] = i + 2;
+      }
+      perm[d] = 1;
+      perm[d + 1] = 0;
+      NDArray filter = t.add(transpose(tf, w, perm));
+      String opName = d == 3 ? "Conv3D" : "Conv2D";
+      long[] strides = withUnitEnds(s);
+      long[] dilations = withUnitEnds(dil);
+      NDArray conv;
+      if (groups == 1) {
+        conv = t.add(conv(tf, opName, padded, filter, strides, dilations));
+      } else {
+        NDArray[] inputs = split(tf, padded, groups);
+        NDArray[] filters = split(tf, filter, groups);
+        NDArray[] parts = new NDArray[groups];
+        for (int g = 0; g < groups; g++) {
+          t.add(inputs[g]);
+          t.add(filters[g]);
+        }
+        for (int g = 0; g < groups; g++) {
+          parts[g] = t.add(conv(tf, opName, inputs[g], filters[g], strides, dilations));
+        }
+        try (NDArray ax = tf.scalar(-1)) {
+          conv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
+        }
+      }
+      NDArray biased = bias == null ? conv
+          : t.add(tf.opBuilder("BiasAdd").addInput(conv).addInput(bias).build());
+      NDArray first = channelsFirst(tf, biased);
+      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+    }
+  }
+
+  /**
+   * Transposed convolution of (N, C, spatial...) by DJL's (in, out, kernel...) weight: output
+   * length (L - 1) * stride - 2 * padding + dilation * (kernel - 1) + outPadding + 1, as
+   * PyTorch's conv_transpose; groups split the input channels and the weight's first axis.
+   */
+  static NDArray deconvolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
+      Shape stride, Shape padding, Shape outPadding, Shape dilation, int groups) {
+    int spatial = x.shape().length - 2;
+    checkSpatial("deconvolution", spatial);
+    if (weight.shape().length != spatial + 2) {
+      throw new IllegalArgumentException("deconvolution weight must have rank " + (spatial + 2)
+          + ", got " + weight.shape().length);
+    }
+    long[] s = dims(stride, spatial, 1, "stride");
+    long[] p = dims(padding, spatial, 0, "padding");
+    long[] op = dims(outPadding, spatial, 0, "outPadding");
+    long[] dil = dims(dilation, spatial, 1, "dilation");
+    try (Temporaries t = new Temporaries()) {
+      NDArray in = x;
+      NDArray w = weight;
+      if (spatial == 1) {
+        in = t.add(expandDims(tf, x, 2));
+        w = t.add(expandDims(tf, weight, 2));
+        s = new long[] {1, s[0]};
+        p = new long[] {0, p[0]};
+        op = new long[] {0, op[0]};
+        dil = new long[] {1, dil[0]};
+      }
+      int d = s.length;
+      long[] inShape = in.shape();
+      long[] kernel = slice(w.shape(), 2, d);
+      // The full (VALID) output, then cropped by the padding on both sides.
+      long[] full = new long[d + 2];
+      full[0] = inShape[0];
+      full[d + 1] = w.shape()[1];  // per group
+      long[] begin = new long[d + 2];
+      long[] size = new long[d + 2];
+      size[0] = -1;
+      size[d + 1] = -1;
+      for (int i = 0; i < d; i++) {
+        full[i + 1] = (inShape[i + 2] - 1) * s[i] + dil[i] * (kernel[i] - 1) + 1 + op[i];
+        begin[i + 1] = p[i];
+        size[i + 1] = full[i + 1] - 2 * p[i];
+        if (size[i + 1] <= 0 || op[i] >= Math.max(s[i], dil[i])) {
+          throw new IllegalArgumentException("deconvolution padding " + p[i] + " / outPadding "
+              + op[i] + " leave no valid output");
+        }
+      }
+      NDArray last = t.add(channelsLast(tf, in));
+      // (in, out, k...) -> (k..., out, in): the filter of the convolution this one transposes.
+      int[] perm = new int[d + 2];
+      for (int i = 0; i < d; i++) {
+        perm[i] = i + 2;
+      }
+      perm[d] = 1;
+      perm[d + 1] = 0;
+      NDArray filter = t.add(transpose(tf, w, perm));
+      NDArray sizes = t.add(tf.create(toInts(full), full.length));
+      String opName = d == 3 ? "Conv3DBackpropInputV2" : "Conv2DBackpropInput";
+      NDArray deconv;
+      if (groups == 1) {
+        deconv = t.add(transposedConv(tf, opName, sizes, filter, last, s, dil));
+      } else {
+        NDArray[] inputs = split(tf, last, groups);
+        NDArray[] filters = split(tf, filter, groups);
+        for (int g = 0; g < groups; g++) {
+          t.add(inputs[g]);
+          t.add(filters[g]);
+        }
+        NDArray[] parts = new NDArray[groups];
+        for (int g = 0; g < groups; g++) {
+          parts[g] = t.add(transposedConv(tf, opName, sizes, filters[g], inputs[g], s, dil));
+        }
+        try (NDArray ax = tf.scalar(-1)) {
+          deconv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
+        }
+      }
+      NDArray b = t.add(tf.create(begin, begin.length));
+      NDArray z = t.add(tf.create(size, size.length));
+      NDArray cropped = t.add(tf.opBuilder("Slice").addInput(deconv).addInput(b).addInput(z)
+          .build());
+      NDArray biased = bias == null ? cropped
+          : t.add(tf.opBuilder("BiasAdd").addInput(cropped).addInput(bias).build());
+      NDArray first = channelsFirst(tf, biased);
+      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+    }
+  }
+
+  /** See {@link TfjniNDArrayEx#interpolation}: (N, C, H, W) resized to (N, C, size...). */
+  static NDArray interpolate(NDManager tf, NDArray x, long[] size, int mode,
+      boolean alignCorners) {
+    long[] shape = x.shape();
+    if (shape.length != 4 || size.length != 2) {
+      throw new IllegalArgumentException("interpolation needs (N, C, H, W) and a (height, "
+          + "width) size, got rank " + shape.length + " and " + size.length + " sizes");
+    }
+    if (mode < 0 || mode > 3) {
+      throw new UnsupportedOperationException("interpolation mode " + mode
+          + " is not supported (NEAREST, BILINEAR, AREA, BICUBIC are)");
+    }
+    if (alignCorners && mode != 1) {
+      throw new UnsupportedOperationException("alignCorners is implemented for BILINEAR only");
+    }
+    try (Temporaries t = new Temporaries()) {
+      NDArray last = t.add(channelsLast(tf, x));
+      NDArray input = last.dataType() == DataType.FLOAT ? last
+          : t.add(last.cast(DataType.FLOAT));
+      NDArray dims = t.add(tf.create(toInts(size), 2));
+      NDArray resized;
+      if (mode == 0) {
+        resized = t.add(tf.opBuilder("ResizeNearestNeighbor").addInput(input).addInput(dims)
+            .build());
+      } else if (mode == 2) {
+        resized = t.add(tf.opBuilder("ResizeArea").addInput(input).addInput(dims).build());
+      } else if (alignCorners) {
+        resized = t.add(tf.opBuilder("ResizeBilinear").addInput(input).addInput(dims)
+            .setAttr("align_corners", true).build());
+      } else {
+        float[] scale = {(float) size[0] / shape[2], (float) size[1] / shape[3]};
+        NDArray scales = t.add(tf.create(scale, 2));
+        NDArray translation = t.add(tf.create(new float[] {0, 0}, 2));
+        resized = t.add(tf.opBuilder("ScaleAndTranslate").addInput(input).addInput(dims)
+            .addInput(scales).addInput(translation)
+            .setAttr("kernel_type", mode == 1 ? "triangle" : "keyscubic")
+            .setAttr("antialias", true).build());
+      }
+      return channelsFirst(tf, resized);
+    }
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private static NDArray transposedConv(NDManager tf, String opName, NDArray sizes,
+      NDArray filter, NDArray x, long[] strides, long[] dilations) {
+    return tf.opBuilder(opName).addInput(sizes).addInput(filter).addInput(x)
+        .setAttr("strides", withUnitEnds(strides)).setAttr("padding", "VALID")
+        .setAttr("dilations", withUnitEnds(dilations)).build();
+  }
+
+  private static NDArray conv(NDManager tf, String opName, NDArray x, NDArray filter,
+      long[] strides, long[] dilations) {
+    return tf.opBuilder(opName).addInput(x).addInput(filter).setAttr("strides", strides)
+        .setAttr("padding", "VALID").setAttr("dilations", dilations).build();
+  }
+
+  /** {@code groups} equal parts of the last axis (the caller closes them). */
+  private static NDArray[] split(NDManager tf, NDArray x, int groups) {
+    try (NDArray ax = tf.scalar(-1)) {
+      return tf.opBuilder("Split").addInput(ax).addInput(x).setAttr("num_split", (long) groups)
+          .buildAll();
+    }
+  }
+
+  /** A mask of the counted cells (1) padded like the input, average-pooled as the input was. */
+  private static NDArray cellCount(NDManager tf, DataType type, long[] length, long[] p,
+      long[] extra, boolean countPadding, String opName, long[] ksize, long[] strides) {
+    int d = length.length;
+    long[] dims = new long[d + 2];
+    dims[0] = 1;
+    dims[d + 1] = 1;
+    System.arraycopy(length, 0, dims, 1, d);
+    try (Temporaries t = new Temporaries()) {
+      NDArray one = t.add(tf.scalar(type, 1));
+      NDArray shape = t.add(tf.create(dims, dims.length));
+      NDArray ones = t.add(tf.opBuilder("Fill").addInput(shape).addInput(one).build());
+      NDArray mask;
+      if (countPadding) {
+        NDArray withPadding = t.add(pad(tf, ones, p, new long[d], 1));
+        mask = t.add(pad(tf, withPadding, new long[d], extra, 0));
+      } else {
+        mask = t.add(pad(tf, ones, p, extra, 0));
+      }
+      return tf.opBuilder(opName).addInput(mask).setAttr("ksize", ksize)
+          .setAttr("strides", strides).setAttr("padding", "VALID").build();
+    }
+  }
+
+  /** Pads the spatial axes of a channels-last array: before[i] and after[i] + extra[i]. */
+  private static NDArray pad(NDManager tf, NDArray x, long[] before, long[] extra, Number fill) {
+    int d = before.length;
+    int[] pads = new int[2 * (d + 2)];
+    for (int i = 0; i < d; i++) {
+      pads[2 * (i + 1)] = Math.toIntExact(before[i]);
+      pads[2 * (i + 1) + 1] = Math.toIntExact(before[i] + extra[i]);
+    }
+    try (NDArray paddings = tf.create(pads, d + 2, 2);
+        NDArray value = tf.scalar(x.dataType(), fill)) {
+      return tf.opBuilder("PadV2").addInput(x).addInput(paddings).addInput(value).build();
+    }
+  }
+
+  private static NDArray channelsLast(NDManager tf, NDArray x) {
+    int rank = x.shape().length;
+    int[] perm = new int[rank];
+    for (int i = 1; i < rank - 1; i++) {
+      perm[i] = i + 1;
+    }
+    perm[rank - 1] = 1;
+    return transpose(tf, x, perm);
+  }
+
+  private static NDArray channelsFirst(NDManager tf, NDArray x) {
+    int rank = x.shape().length;
+    int[] perm = new int[rank];
+    perm[1] = rank - 1;
+    for (int i = 2; i < rank; i++) {
+      perm[i] = i - 1;
+    }
+    return transpose(tf, x, perm);
+  }
+
+  private static NDArray transpose(NDManager tf, NDArray x, int[] perm) {
+    try (NDArray pm = tf.create(perm, perm.length)) {
+      return tf.opBuilder("Transpose").addInput(x).addInput(pm).build();
+    }
+  }
+
+  private static NDArray expandDims(NDManager tf, NDArray x, int axis) {
+    try (NDArray ax = tf.scalar(axis)) {
+      return tf.opBuilder("ExpandDims").addInput(x).addInput(ax).build();
+    }
+  }
+
+  /** Squeezes {@code axis} of {@code x}, which joins the temporaries. */
+  private static NDArray squeezeInto(Temporaries t, NDManager tf, NDArray x, int axis) {
+    t.add(x);
+    OpBuilder op = tf.opBuilder("Squeeze").addInput(x).setAttr("squeeze_dims",
+        new long[] {axis});
+    return op.build();
+  }
+
+  private static void checkSpatial(String what, int spatial) {
+    if (spatial < 1 || spatial > 3) {
+      throw new IllegalArgumentException(what + " needs (N, C, W), (N, C, H, W) or "
+          + "(N, C, D, H, W) input, got rank " + (spatial + 2));
+    }
+  }
+
+  /** The shape's dims, one per spatial axis; an empty shape means {@code fallback} each. */
+  private static long[] dims(Shape shape, int spatial, long fallback, String name) {
+    long[] out = new long[spatial];
+    if (shape == null || shape.dimension() == 0) {
+      java.util.Arrays.fill(out, fallback);
+      return out;
+    }
+    if (shape.dimension() != spatial) {
+      throw new IllegalArgumentException(name + " " + shape + " must have " + spatial
+          + " dimensions");
+    }
+    for (int i = 0; i < spatial; i++) {
+      out[i] = shape.get(i);
+      if (out[i] < (fallback == 0 ? 0 : 1)) {
+        throw new IllegalArgumentException(name + " " + shape + " has an invalid dimension");
+      }
+    }
+    return out;
+  }
+
+  private static long[] withUnitEnds(long[] values) {
+    long[] out = new long[values.length + 2];
+    out[0] = 1;
+    out[out.length - 1] = 1;
+    System.arraycopy(values, 0, out, 1, values.length);
+    return out;
+  }
+
+  private static long[] slice(long[] values, int from, int count) {
+    return java.util.Arrays.copyOfRange(values, from, from + count);
+  }
+
+  private static int[] toInts(long[] values) {
+    int[] out = new int[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = Math.toIntExact(values[i]);
+    }
+    return out;
+  }
+
+  private static boolean nonZero(long[] values) {
+    for (long v : values) {
+      if (v != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
