@@ -303,21 +303,73 @@ final class TfjniNDArrayEx implements NDArrayEx {
   public NDList rnn(NDArray input, NDArray state, NDList params, boolean hasBiases,
       int numLayers, RNN.Activation activation, double dropRate, boolean training,
       boolean bidirectional, boolean batchFirst) {
-    throw new UnsupportedOperationException("rnn: not implemented yet");
+    if (activation == null) {
+      throw new IllegalArgumentException("rnn needs an activation (TANH or RELU)");
+    }
+    Recurrent.Cell cell = activation == RNN.Activation.RELU ? Recurrent.Cell.RNN_RELU
+        : Recurrent.Cell.RNN_TANH;
+    return recurrent(cell, input, new NDArray[] {state}, params, hasBiases, numLayers,
+        dropRate, training, bidirectional, batchFirst);
   }
 
   @Override
   public NDList gru(NDArray input, NDArray state, NDList params, boolean hasBiases,
       int numLayers, double dropRate, boolean training, boolean bidirectional,
       boolean batchFirst) {
-    throw new UnsupportedOperationException("gru: not implemented yet");
+    return recurrent(Recurrent.Cell.GRU, input, new NDArray[] {state}, params, hasBiases,
+        numLayers, dropRate, training, bidirectional, batchFirst);
   }
 
   @Override
   public NDList lstm(NDArray input, NDList states, NDList params, boolean hasBiases,
       int numLayers, double dropRate, boolean training, boolean bidirectional,
       boolean batchFirst) {
-    throw new UnsupportedOperationException("lstm: not implemented yet");
+    if (states == null || states.size() != 2) {
+      throw new IllegalArgumentException("lstm expects 2 states (hidden, cell), got "
+          + (states == null ? "none" : states.size()));
+    }
+    return recurrent(Recurrent.Cell.LSTM, input, new NDArray[] {states.get(0), states.get(1)},
+        params, hasBiases, numLayers, dropRate, training, bidirectional, batchFirst);
+  }
+
+  /** Checks the arguments, runs {@link Recurrent} and wraps its results into this manager. */
+  private NDList recurrent(Recurrent.Cell cell, NDArray input, NDArray[] states, NDList params,
+      boolean hasBiases, int numLayers, double dropRate, boolean training,
+      boolean bidirectional, boolean batchFirst) {
+    // Dropout applies between stacked layers only, and only when training (as PyTorch).
+    if (training && dropRate > 0 && numLayers > 1) {
+      throw new UnsupportedOperationException(TRAINING + "no training-mode dropout between "
+          + cell.opName + " layers");
+    }
+    if (input == null || params == null) {
+      throw new IllegalArgumentException(cell.opName + " needs an input and parameters");
+    }
+    io.tfjni.NDArray[] tfStates = new io.tfjni.NDArray[states.length];
+    for (int i = 0; i < states.length; i++) {
+      if (states[i] == null) {
+        throw new IllegalArgumentException(cell.opName + " state " + i + " is null");
+      }
+      tfStates[i] = array.tfOf(states[i]);
+    }
+    List<io.tfjni.NDArray> tfParams = new java.util.ArrayList<>(params.size());
+    for (NDArray p : params) {
+      tfParams.add(p == null ? null : array.tfOf(p));
+    }
+    io.tfjni.NDArray[] out = Recurrent.run(array.tf(), cell, array.tfOf(input), tfStates,
+        tfParams, hasBiases, numLayers, bidirectional, batchFirst);
+    NDList result = new NDList(out.length);
+    for (int i = 0; i < out.length; i++) {
+      try {
+        result.add(array.wrap(out[i]));
+      } catch (RuntimeException e) {
+        for (int j = i + 1; j < out.length; j++) {
+          out[j].close();
+        }
+        result.close();
+        throw e;
+      }
+    }
+    return result;
   }
 
   /** HWC, as DJL's TensorFlow engine: the image (0..255) / 255 as FLOAT32. */
