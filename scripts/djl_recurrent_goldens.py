@@ -136,6 +136,7 @@ def case(name, kind, num_layers=1, bidirectional=False, batch_first=True, has_bi
     dirs = 2 if bidirectional else 1
     layers = []
     djl_params = []
+    names = []  # the names DJL's recurrent blocks give them, in the blocks' order
     for l in range(num_layers):
         width = features if l == 0 else hidden * dirs
         per_dir = []
@@ -144,11 +145,14 @@ def case(name, kind, num_layers=1, bidirectional=False, batch_first=True, has_bi
                             data(gates * hidden) if has_biases else None,
                             data(gates * hidden) if has_biases else None))
         layers.append(per_dir)
-        for w_ih, w_hh, _, _ in per_dir:
+        sides = "lr"[:dirs]
+        for side, (w_ih, w_hh, _, _) in zip(sides, per_dir):
             djl_params += [w_ih, w_hh]
+            names += [f"{side}_{l}_i2h_WEIGHT", f"{side}_{l}_h2h_WEIGHT"]
         if has_biases:
-            for _, _, b_ih, b_hh in per_dir:
+            for side, (_, _, b_ih, b_hh) in zip(sides, per_dir):
                 djl_params += [b_ih, b_hh]
+                names += [f"{side}_{l}_i2h_BIAS", f"{side}_{l}_h2h_BIAS"]
     x = data(batch, steps, features)
     state_shape = (num_layers * dirs, batch, hidden)
     count = 2 if kind == "lstm" else 1
@@ -168,7 +172,7 @@ def case(name, kind, num_layers=1, bidirectional=False, batch_first=True, has_bi
         "params": {"numLayers": num_layers, "bidirectional": bidirectional,
                    "batchFirst": batch_first, "hasBiases": has_biases},
         "input": tensor(x), "states": [tensor(s) for s in states],
-        "weights": [tensor(p) for p in djl_params],
+        "weights": [tensor(p) for p in djl_params], "weightNames": names,
         "expected": [tensor(e) for e in keras]})
 
 

@@ -9,7 +9,12 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.internal.NDArrayEx;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Block;
+import ai.djl.nn.recurrent.GRU;
+import ai.djl.nn.recurrent.LSTM;
 import ai.djl.nn.recurrent.RNN;
+import ai.djl.nn.recurrent.RecurrentBlock;
+import ai.djl.training.ParameterStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfjni.TensorFlow;
@@ -118,6 +123,56 @@ class RecurrentTest extends ManagerTest {
         double want = e.get("data").get(i).asDouble();
         assertEquals(want, actual[i], 2e-5 + 1e-4 * Math.abs(want),
             name + ": " + what[k] + " at " + i);
+      }
+    }
+  }
+
+  static Stream<String> batchFirstCaseNames() {
+    return caseNames().filter(n -> byName(n).get("params").get("batchFirst").asBoolean());
+  }
+
+  /**
+   * DJL's own RNN / GRU / LSTM blocks (frozen, for inference) with each parameter set by its
+   * name: the order the blocks hand the parameters over must be the one the engine reads.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("batchFirstCaseNames")
+  void djlRecurrentBlocksGiveKerasValues(String name) {
+    JsonNode c = byName(name);
+    JsonNode p = c.get("params");
+    String op = c.get("op").asText();
+    RecurrentBlock.BaseBuilder<?> builder;
+    if (op.startsWith("rnn")) {
+      builder = RNN.builder().setActivation("rnn_relu".equals(op) ? RNN.Activation.RELU
+          : RNN.Activation.TANH);
+    } else if ("gru".equals(op)) {
+      builder = GRU.builder();
+    } else {
+      builder = LSTM.builder();
+    }
+    JsonNode state = c.get("states").get(0).get("shape");
+    builder.setStateSize(state.get(2).asInt()).setNumLayers(p.get("numLayers").asInt())
+        .optBidirectional(p.get("bidirectional").asBoolean())
+        .optHasBiases(p.get("hasBiases").asBoolean()).optBatchFirst(true).optReturnState(true);
+    Block block = builder instanceof RNN.Builder ? ((RNN.Builder) builder).build()
+        : builder instanceof GRU.Builder ? ((GRU.Builder) builder).build()
+        : ((LSTM.Builder) builder).build();
+    block.freezeParameters(true);
+    for (int i = 0; i < c.get("weights").size(); i++) {
+      String weightName = c.get("weightNames").get(i).asText();
+      block.getDirectParameters().get(weightName).setArray(array(c.get("weights").get(i)));
+    }
+    NDList inputs = new NDList(array(c.get("input")));
+    c.get("states").forEach(s -> inputs.add(array(s)));
+    NDList out = block.forward(new ParameterStore(manager, false), inputs, false);
+    JsonNode expected = c.get("expected");
+    assertEquals(expected.size(), out.size(), name + ": outputs");
+    for (int k = 0; k < out.size(); k++) {
+      float[] actual = out.get(k).toFloatArray();
+      JsonNode want = expected.get(k).get("data");
+      for (int i = 0; i < actual.length; i++) {
+        assertEquals(want.get(i).asDouble(), actual[i], 2e-5 + 1e-4 * Math.abs(
+            want.get(i).asDouble()), name + ": result " + k + " at " + i);
       }
     }
   }
