@@ -1,5 +1,6 @@
 package io.tfjni.djl;
 
+import io.tfjni.DataType;
 import io.tfjni.NDArray;
 import io.tfjni.NDManager;
 import java.util.ArrayList;
@@ -153,6 +154,80 @@ final class Recurrent {
   /** One direction of one layer over x (T, N, F), from the initial states at {@code index}. */
   private static Pass pass(NDManager tf, Cell cell, NDArray x, NDArray[] states, int index,
       Weights w, boolean reverse) {
+    if (cell == Cell.LSTM && x.dataType() == DataType.FLOAT) {
+      return fusedLstmPass(tf, x, states, index, w, reverse);
+    }
+    return stepwisePass(tf, cell, x, states, index, w, reverse);
+  }
+
+  /**
+   * An LSTM direction as TensorFlow's BlockLSTMV2 (FLOAT and HALF kernels only): one op for the
+   * whole sequence, gates i, f, g, o as PyTorch's, no peepholes, no cell clipping (0), and
+   * b_ih + b_hh as its one bias. The reverse direction runs on the time-reversed input.
+   */
+  private static Pass fusedLstmPass(NDManager tf, NDArray x, NDArray[] states, int index,
+      Weights w, boolean reverse) {
+    long steps = x.shape()[0];
+    long hidden = w.hiddenWeight.shape()[1];
+    DataType type = x.dataType();
+    try (Temporaries t = new Temporaries()) {
+      NDArray axis = t.add(tf.scalar(0));
+      NDArray time = t.add(tf.create(new int[] {0}, 1));
+      // [x, h] · W with W = [W_ih | W_hh]^T, (F + H, 4H).
+      NDArray joined = t.add(w.inputWeight.concat(1, w.hiddenWeight));
+      NDArray kernel = t.add(joined.transpose(1, 0));
+      NDArray bias = w.inputBias == null ? t.add(tf.zeros(type, 4 * hidden))
+          : t.add(w.inputBias.add(w.hiddenBias));
+      NDArray noPeephole = t.add(tf.zeros(type, hidden));
+      NDArray h0;
+      NDArray c0;
+      try (NDArray at = tf.scalar(index)) {
+        h0 = t.add(gather(tf, states[0], at, axis));
+        c0 = t.add(gather(tf, states[1], at, axis));
+      }
+      NDArray input = reverse ? t.add(reverse(tf, x, time)) : x;
+      NDArray length = t.add(tf.scalar(steps));
+      NDArray[] outs = tf.opBuilder("BlockLSTMV2").addInput(length).addInput(input)
+          .addInput(c0).addInput(h0).addInput(kernel).addInput(noPeephole)
+          .addInput(noPeephole).addInput(noPeephole).addInput(bias)
+          .setAttr("cell_clip", 0f).setAttr("use_peephole", false).buildAll();
+      // Outputs i, cs, f, o, ci, co, h, each (T, N, H); h is the result unless reversed.
+      NDArray hs = outs[6];
+      for (int i = 0; i < outs.length; i++) {
+        if (outs[i] != hs || reverse) {
+          t.add(outs[i]);
+        }
+      }
+      NDArray sequence = reverse ? null : hs;
+      NDArray lastHidden = null;
+      NDArray lastCell = null;
+      boolean done = false;
+      try {
+        // The states after the last step read (time T - 1 of the run, reversed or not).
+        try (NDArray last = tf.scalar(Math.toIntExact(steps - 1))) {
+          lastHidden = gather(tf, hs, last, axis);
+          lastCell = gather(tf, outs[1], last, axis);
+        }
+        if (reverse) {
+          sequence = reverse(tf, hs, time);
+        }
+        done = true;
+        return new Pass(sequence, lastHidden, lastCell);
+      } finally {
+        if (!done) {
+          for (NDArray a : new NDArray[] {sequence, lastHidden, lastCell}) {
+            if (a != null) {
+              a.close();
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Each step of one direction as its own short chain of ops (any floating type). */
+  private static Pass stepwisePass(NDManager tf, Cell cell, NDArray x, NDArray[] states,
+      int index, Weights w, boolean reverse) {
     long[] shape = x.shape();
     int steps = Math.toIntExact(shape[0]);
     long batch = shape[1];
@@ -271,6 +346,10 @@ final class Recurrent {
 
   private static NDArray biasAdd(NDManager tf, NDArray x, NDArray bias) {
     return tf.opBuilder("BiasAdd").addInput(x).addInput(bias).build();
+  }
+
+  private static NDArray reverse(NDManager tf, NDArray x, NDArray axes) {
+    return tf.opBuilder("ReverseV2").addInput(x).addInput(axes).build();
   }
 
   private static NDArray gather(NDManager tf, NDArray x, NDArray index, NDArray axis) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.internal.NDArrayEx;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
 import ai.djl.nn.recurrent.GRU;
@@ -98,16 +99,33 @@ class RecurrentTest extends ManagerTest {
     }
   }
 
+  /** FLOAT32: lstm runs as BlockLSTMV2, rnn and gru step by step. */
   @ParameterizedTest(name = "{0}")
   @MethodSource("caseNames")
   void recurrentLayerGivesKerasValues(String name) {
+    checkCase(name, DataType.FLOAT32);
+  }
+
+  /** FLOAT64 (no BlockLSTMV2 kernel): every cell step by step. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("caseNames")
+  void recurrentLayerInFloat64GivesKerasValues(String name) {
+    checkCase(name, DataType.FLOAT64);
+  }
+
+  private NDArray array(JsonNode t, DataType type) {
+    NDArray f = array(t);
+    return type == DataType.FLOAT32 ? f : f.toType(type, false);
+  }
+
+  private void checkCase(String name, DataType type) {
     JsonNode c = byName(name);
     JsonNode p = c.get("params");
-    NDArray input = array(c.get("input"));
+    NDArray input = array(c.get("input"), type);
     NDList states = new NDList();
-    c.get("states").forEach(s -> states.add(array(s)));
+    c.get("states").forEach(s -> states.add(array(s, type)));
     NDList params = new NDList();
-    c.get("weights").forEach(w -> params.add(array(w)));
+    c.get("weights").forEach(w -> params.add(array(w, type)));
     NDList out = run(c.get("op").asText(), input, states, params,
         p.get("hasBiases").asBoolean(), p.get("numLayers").asInt(),
         p.get("bidirectional").asBoolean(), p.get("batchFirst").asBoolean());
@@ -118,7 +136,8 @@ class RecurrentTest extends ManagerTest {
       JsonNode e = expected.get(k);
       assertArrayEquals(shape(e.get("shape")).getShape(), out.get(k).getShape().getShape(),
           name + ": " + what[k] + " shape");
-      float[] actual = out.get(k).toFloatArray();
+      assertEquals(type, out.get(k).getDataType(), name + ": " + what[k] + " type");
+      double[] actual = out.get(k).toType(DataType.FLOAT64, false).toDoubleArray();
       for (int i = 0; i < actual.length; i++) {
         double want = e.get("data").get(i).asDouble();
         assertEquals(want, actual[i], 2e-5 + 1e-4 * Math.abs(want),
@@ -255,7 +274,7 @@ class RecurrentTest extends ManagerTest {
           () -> ex.gru(x, h, wrongWidth, false, 0, 0, false, false, true));
       // TensorFlow's own type check, as a Java exception.
       try (NDArray ints = manager.ones(new Shape(2, 3, 5)).toType(
-          ai.djl.ndarray.types.DataType.INT32, false)) {
+          DataType.INT32, false)) {
         NDList ok = new NDList(manager.ones(new Shape(12, 5)), manager.ones(new Shape(12, 4)));
         RuntimeException e = assertThrows(RuntimeException.class,
             () -> ex.gru(ints, h, ok, false, 1, 0, false, false, true));
