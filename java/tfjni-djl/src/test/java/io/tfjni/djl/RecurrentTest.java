@@ -229,6 +229,25 @@ class RecurrentTest extends ManagerTest {
   }
 
   @Test
+  void longStepwiseSequenceLeavesOnlyItsResults() {
+    // gru runs step by step: each step's intermediates must be gone once the call returns.
+    try (NDArray x = manager.ones(new Shape(1, 500, 1));
+        NDArray h = manager.zeros(new Shape(1, 1, 2))) {
+      NDList params = new NDList(manager.ones(new Shape(6, 1)), manager.zeros(new Shape(6, 2)));
+      NDArrayEx ex = x.getNDArrayInternal();
+      ex.gru(x, h, params, false, 1, 0, false, false, true).close();  // handles exist now
+      long before = TensorFlow.liveObjects().tensorHandles();
+      NDList out = ex.gru(x, h, params, false, 1, 0, false, false, true);
+      assertEquals(before + 2, TensorFlow.liveObjects().tensorHandles());
+      // No recurrent weight: r = z = σ(1), n = tanh(1); h1 = (1 - z) n.
+      float s = (float) (1 / (1 + Math.exp(-1)));
+      float h1 = (1 - s) * (float) Math.tanh(1);
+      assertArrayEquals(new float[] {h1, h1}, out.get(0).get("0, 0").toFloatArray(), 1e-6f);
+      out.close();
+    }
+  }
+
+  @Test
   void badParametersNameWhatWasExpected() {
     try (NDArray x = manager.ones(new Shape(2, 3, 5));
         NDArray h = manager.zeros(new Shape(1, 2, 4))) {
