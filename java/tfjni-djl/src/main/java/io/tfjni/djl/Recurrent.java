@@ -8,10 +8,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * DJL's recurrent layers (NDArrayEx.rnn / gru / lstm) for inference, with PyTorch's formulas:
- * the input projection of every time step in one MatMul, then one small chain of ops per step
- * (recurrent MatMul, BiasAdd, gate activations). Each step's intermediates are closed when the
- * step ends, so only the step outputs (the result) grow with the sequence.
+ * DJL's recurrent layers (NDArrayEx.rnn / gru / lstm) for inference, with PyTorch's formulas.
+ * A FLOAT32 lstm layer-direction is one BlockLSTMV2 op. Otherwise the input projection of every
+ * time step is one MatMul, then each step is a small chain of ops (recurrent MatMul, BiasAdd,
+ * gate activations) whose intermediates are closed when the step ends, so only the step
+ * outputs (the result) grow with the sequence.
  *
  * <p>Parameters come in the order DJL's recurrent blocks create them: for each layer, the
  * weights of each direction (i2h (G·H, in), h2h (G·H, H)), then, with biases, the biases of each
@@ -237,37 +238,48 @@ final class Recurrent {
     NDArray c = null;
     boolean done = false;
     try (Temporaries t = new Temporaries()) {
-      // x W_ih^T + b_ih for every step at once: (T·N, F) -> (T, N, G·H).
+      // x W_ih^T + b_ih for every step at once: (T·N, F) -> (T, N, G·H). Outside gru (whose
+      // b_hn sits inside the reset product) b_hh joins it here rather than at every step.
+      boolean foldHiddenBias = cell != Cell.GRU && w.hiddenBias != null;
       NDArray flat = t.add(x.reshape(steps * batch, shape[2]));
       NDArray projected = t.add(flat.matMul(w.inputWeight, false, true));
-      NDArray biased = w.inputBias == null ? projected : t.add(biasAdd(tf, projected,
-          w.inputBias));
+      NDArray bias = w.inputBias == null ? null
+          : foldHiddenBias ? t.add(w.inputBias.add(w.hiddenBias)) : w.inputBias;
+      NDArray biased = bias == null ? projected : t.add(biasAdd(tf, projected, bias));
       NDArray inputGates = t.add(biased.reshape(steps, batch, width));
+      // One (N, G·H) slice per step; each is closed as its step ends.
+      NDArray[] stepInputs = tf.opBuilder("Unpack").addInput(inputGates)
+          .setAttr("num", (long) steps).setAttr("axis", 0L).buildAll();
+      for (NDArray a : stepInputs) {
+        t.add(a);
+      }
+      inputGates.close();
       NDArray axis = t.add(tf.scalar(0));
+      NDArray gateAxis = t.add(tf.scalar(1));
       try (NDArray at = tf.scalar(index)) {
         h = t.add(gather(tf, states[0], at, axis));
         if (cell == Cell.LSTM) {
           c = t.add(gather(tf, states[1], at, axis));
         }
       }
+      NDArray hiddenBias = foldHiddenBias ? null : w.hiddenBias;
       for (int i = 0; i < steps; i++) {
         int step = reverse ? steps - 1 - i : i;
         try (Temporaries s = new Temporaries()) {
-          NDArray at = s.add(tf.scalar(step));
-          NDArray xGates = s.add(gather(tf, inputGates, at, axis));
+          NDArray xGates = s.add(stepInputs[step]);
           NDArray hProjected = s.add(h.matMul(w.hiddenWeight, false, true));
-          NDArray hGates = w.hiddenBias == null ? hProjected
-              : s.add(biasAdd(tf, hProjected, w.hiddenBias));
+          NDArray hGates = hiddenBias == null ? hProjected
+              : s.add(biasAdd(tf, hProjected, hiddenBias));
           switch (cell) {
             case LSTM: {
-              NDArray[] next = lstmStep(s, xGates, hGates, c);
+              NDArray[] next = lstmStep(tf, s, xGates, hGates, c, gateAxis);
               c.close();
               c = next[1];
               h = next[0];
               break;
             }
             case GRU:
-              h = gruStep(s, xGates, hGates, h);
+              h = gruStep(tf, s, xGates, hGates, h, gateAxis);
               break;
             default: {
               NDArray sum = s.add(xGates.add(hGates));
@@ -300,12 +312,10 @@ final class Recurrent {
   }
 
   /** PyTorch's LSTM step: gates i, f, g, o; returns the new hidden and cell states. */
-  private static NDArray[] lstmStep(Temporaries s, NDArray xGates, NDArray hGates, NDArray c) {
+  private static NDArray[] lstmStep(NDManager tf, Temporaries s, NDArray xGates,
+      NDArray hGates, NDArray c, NDArray gateAxis) {
     NDArray sum = s.add(xGates.add(hGates));
-    NDArray[] parts = sum.split(4, 1);
-    for (NDArray p : parts) {
-      s.add(p);
-    }
+    NDArray[] parts = split(tf, s, sum, 4, gateAxis);
     NDArray in = s.add(parts[0].sigmoid());
     NDArray forget = s.add(parts[1].sigmoid());
     NDArray candidate = s.add(parts[2].tanh());
@@ -326,15 +336,10 @@ final class Recurrent {
    * PyTorch's GRU step: r = σ(x_r + h_r), z = σ(x_z + h_z), n = tanh(x_n + r ⊙ h_n) (the
    * recurrent bias inside the reset product), h' = n + z ⊙ (h − n) = (1 − z) ⊙ n + z ⊙ h.
    */
-  private static NDArray gruStep(Temporaries s, NDArray xGates, NDArray hGates, NDArray h) {
-    NDArray[] xs = xGates.split(3, 1);
-    for (NDArray p : xs) {
-      s.add(p);
-    }
-    NDArray[] hs = hGates.split(3, 1);
-    for (NDArray p : hs) {
-      s.add(p);
-    }
+  private static NDArray gruStep(NDManager tf, Temporaries s, NDArray xGates, NDArray hGates,
+      NDArray h, NDArray gateAxis) {
+    NDArray[] xs = split(tf, s, xGates, 3, gateAxis);
+    NDArray[] hs = split(tf, s, hGates, 3, gateAxis);
     NDArray reset = s.add(s.add(xs[0].add(hs[0])).sigmoid());
     NDArray update = s.add(s.add(xs[1].add(hs[1])).sigmoid());
     NDArray gated = s.add(reset.mul(hs[2]));
@@ -342,6 +347,17 @@ final class Recurrent {
     NDArray delta = s.add(h.sub(candidate));
     NDArray kept = s.add(update.mul(delta));
     return candidate.add(kept);
+  }
+
+  /** {@code parts} equal blocks of x along {@code axis}, registered in {@code s}. */
+  private static NDArray[] split(NDManager tf, Temporaries s, NDArray x, int parts,
+      NDArray axis) {
+    NDArray[] out = tf.opBuilder("Split").addInput(axis).addInput(x)
+        .setAttr("num_split", (long) parts).buildAll();
+    for (NDArray p : out) {
+      s.add(p);
+    }
+    return out;
   }
 
   private static NDArray biasAdd(NDManager tf, NDArray x, NDArray bias) {
