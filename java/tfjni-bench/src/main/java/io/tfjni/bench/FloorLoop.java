@@ -101,6 +101,7 @@ final class FloorLoop implements AutoCloseable {
         throw new IllegalStateException("expected one " + library + " in this process, found "
             + copies);
       }
+      System.err.println("# the floor and tfjni share " + copies.iterator().next());
     }
     loaded = true;
   }
