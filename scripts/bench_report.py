@@ -434,11 +434,12 @@ def paired_table(res, case):
         rows.append([THREADING_NAMES[threading], threads, f"{p['pairs']} × 2 × {p['slice_ms']} ms",
                      num(p["c_api"]["calls_per_s"]), num(p["tfjniFast"]["calls_per_s"]),
                      quartiles(p["calls_per_s_ratio"]), times(separate_rate),
+                     quartiles(p.get("calls_per_cpu_s_ratio")),
                      num(p["c_api"]["p50_us"]), num(p["tfjniFast"]["p50_us"]),
                      quartiles(p.get("p50_ratio")), times(separate_p50) if threads == 1 else DASH])
     return table(["threading", "callers", "slices", "floor calls/s", "fast calls/s",
-                  "fast ÷ floor calls/s, paired", "separate", "floor p50 µs", "fast p50 µs",
-                  "fast ÷ floor p50, paired", "separate"], rows)
+                  "fast ÷ floor calls/s, paired", "separate", "fast ÷ floor calls per CPU-s, paired",
+                  "floor p50 µs", "fast p50 µs", "fast ÷ floor p50, paired", "separate"], rows)
 
 
 def session_threads(res):
@@ -610,7 +611,10 @@ def write_markdown(res, md_path, png_path):
                 "libtensorflow, alternating in slices (`scripts/bench-paired.sh`): per pair, the ratio "
                 "of calls/s (summed over the callers) and, at one caller, of median latency; shown as the "
                 "median of the pairs with the middle half of them in brackets. \"separate\" is the same "
-                "ratio from the table above, whose contenders ran in their own processes minutes apart.",
+                "ratio from the table above, whose contenders ran in their own processes minutes apart. "
+                "Calls per CPU-second divide a slice's calls by the CPU time of the whole process in it "
+                "(every thread: callers, TensorFlow's pools, the JVM's own), which other processes on the "
+                "machine cannot take away: the ratio of the contenders' costs per call, reported, not judged.",
                 "",
                 paired_table(res, case),
                 "",

@@ -8,6 +8,8 @@
 #include <jni.h>
 #include <tensorflow/c/c_api.h>
 
+#include <time.h>
+
 #include <chrono>
 #include <exception>
 #include <memory>
@@ -80,6 +82,14 @@ extern "C" {
 
 JNIEXPORT jstring JNICALL Java_io_tfjni_bench_FloorLoop_tensorFlowVersion(JNIEnv* env, jclass) {
   return env->NewStringUTF(TF_Version());
+}
+
+// The CPU time of every thread of the process, in ns (the JVM's own process CPU time counts
+// clock ticks of 10 ms, too coarse for a slice).
+JNIEXPORT jlong JNICALL Java_io_tfjni_bench_FloorLoop_processCpuNanos(JNIEnv*, jclass) {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<jlong>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
 
 JNIEXPORT jlong JNICALL Java_io_tfjni_bench_FloorLoop_openModel(JNIEnv* env, jclass, jstring models,

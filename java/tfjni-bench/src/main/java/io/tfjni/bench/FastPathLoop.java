@@ -11,7 +11,7 @@ final class FastPathLoop implements SliceLoop {
 
   private final TfjniModel.FastCaller caller = new TfjniModel.FastCaller();
 
-  /** A caller of its own on {@code model}; its set-up checks the output against TensorFlow Python's. */
+  /** A caller of its own on {@code model}; its set-up checks the output against TF Python's. */
   FastPathLoop(TfjniModel model) {
     caller.setUp(model);
   }

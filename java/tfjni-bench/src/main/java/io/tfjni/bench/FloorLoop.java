@@ -122,6 +122,12 @@ final class FloorLoop implements AutoCloseable {
     }
   }
 
+  /**
+   * CPU time of all of this process's threads in ns ({@code CLOCK_PROCESS_CPUTIME_ID}: the JVM's
+   * own process CPU time counts 10 ms clock ticks). Only after {@link #open}.
+   */
+  static native long processCpuNanos();
+
   private static native String tensorFlowVersion();
 
   private static native long openModel(String modelsDir, String caseName, int intraOpThreads,

@@ -13,9 +13,11 @@ import java.util.Locale;
  * every pair. Each pair gives one ratio fast / floor taken over a second or less, in which drift
  * hits both alike; the median of many pairs is the comparison.
  *
- * <p>Per thread count, after warm-up pairs: one JSON line per pair (calls/s of each contender, and
- * at 1 thread each call timed, their median latencies) and a summary line with the quartiles of the
- * ratios and each contender's median calls/s and latency. Both contenders' outputs are checked
+ * <p>Per thread count, after warm-up pairs: one JSON line per pair (calls/s of each contender;
+ * calls per second of the process's CPU time, which other processes cannot take away, so the
+ * contenders' cost per call even when the machine's load moves within a pair; and at 1 thread, each
+ * call timed, their median latencies) and a summary line with the quartiles of the ratios and each
+ * contender's medians. Both contenders' outputs are checked
  * against TensorFlow Python's before anything is timed.
  *
  * <p>Usage: {@code PairedCallerBench CASE pooled|caller THREADS... [--pairs=N]
@@ -103,8 +105,10 @@ public final class PairedCallerBench {
     boolean recording = threads == 1;  // latency at one caller, as the other benchmarks
     long sliceNanos = o.sliceMillis() * 1_000_000L;
     double[][] perSecond = new double[2][o.pairs()];
+    double[][] perCpuSecond = new double[2][o.pairs()];
     double[][] p50 = new double[2][o.pairs()];
-    try (SliceWorkers workers = new SliceWorkers(loops, recording ? LATENCY_CAPACITY : 0)) {
+    try (SliceWorkers workers = new SliceWorkers(loops, recording ? LATENCY_CAPACITY : 0,
+        FloorLoop::processCpuNanos)) {
       for (int pair = -o.warmupPairs(); pair < o.pairs(); pair++) {
         int first = Math.floorMod(pair, 2) == 0 ? FLOOR : FAST;
         SliceWorkers.Slice[] slices = new SliceWorkers.Slice[2];
@@ -115,26 +119,36 @@ public final class PairedCallerBench {
         }
         for (int c : new int[] {FLOOR, FAST}) {
           perSecond[c][pair] = slices[c].callsPerSecond();
+          perCpuSecond[c][pair] = slices[c].callsPerCpuSecond();
           p50[c][pair] = slices[c].p50Micros();
         }
         System.out.println(String.format(Locale.ROOT, "{\"kind\":\"pair\",%s,\"pair\":%d,"
-            + "\"first\":\"%s\",\"c_api_calls_per_s\":%s,\"tfjniFast_calls_per_s\":%s,"
-            + "\"calls_per_s_ratio\":%s,\"c_api_p50_us\":%s,\"tfjniFast_p50_us\":%s,"
-            + "\"p50_ratio\":%s}", where(o, threads), pair, CONTENDERS[first],
-            json(perSecond[FLOOR][pair]), json(perSecond[FAST][pair]),
-            json(perSecond[FAST][pair] / perSecond[FLOOR][pair]), json(p50[FLOOR][pair]),
-            json(p50[FAST][pair]), json(p50[FAST][pair] / p50[FLOOR][pair])));
+            + "\"first\":\"%s\",%s,%s,%s}", where(o, threads), pair, CONTENDERS[first],
+            pairFields("calls_per_s", "calls_per_s_ratio", perSecond, pair),
+            pairFields("calls_per_cpu_s", "calls_per_cpu_s_ratio", perCpuSecond, pair),
+            pairFields("p50_us", "p50_ratio", p50, pair)));
       }
     }
     PairStats.Quartiles throughput = PairStats.Quartiles.of(
         PairStats.ratios(perSecond[FAST], perSecond[FLOOR]));
+    PairStats.Quartiles cpu = PairStats.Quartiles.of(
+        PairStats.ratios(perCpuSecond[FAST], perCpuSecond[FLOOR]));
     PairStats.Quartiles latency = PairStats.Quartiles.of(PairStats.ratios(p50[FAST], p50[FLOOR]));
     System.out.println(String.format(Locale.ROOT, "{\"kind\":\"summary\",%s,\"pairs\":%d,"
-        + "\"slice_ms\":%d,\"calls_per_s_ratio\":%s,\"p50_ratio\":%s,\"c_api\":%s,"
-        + "\"tfjniFast\":%s}", where(o, threads), o.pairs(), o.sliceMillis(), json(throughput),
-        recording ? json(latency) : "null", contender(perSecond[FLOOR], p50[FLOOR]),
-        contender(perSecond[FAST], p50[FAST])));
+        + "\"slice_ms\":%d,\"calls_per_s_ratio\":%s,\"calls_per_cpu_s_ratio\":%s,"
+        + "\"p50_ratio\":%s,\"c_api\":%s,\"tfjniFast\":%s}", where(o, threads), o.pairs(),
+        o.sliceMillis(), json(throughput), json(cpu), recording ? json(latency) : "null",
+        contender(perSecond[FLOOR], perCpuSecond[FLOOR], p50[FLOOR]),
+        contender(perSecond[FAST], perCpuSecond[FAST], p50[FAST])));
     System.out.flush();
+  }
+
+  /** {@code "c_api_M":floor,"tfjniFast_M":fast,"RATIO":fast/floor} of one pair. */
+  private static String pairFields(String metric, String ratio, double[][] values, int pair) {
+    double floor = values[FLOOR][pair];
+    double fast = values[FAST][pair];
+    return String.format(Locale.ROOT, "\"%s_%s\":%s,\"%s_%s\":%s,\"%s\":%s", CONTENDERS[FLOOR],
+        metric, json(floor), CONTENDERS[FAST], metric, json(fast), ratio, json(fast / floor));
   }
 
   private static String where(Options o, int threads) {
@@ -142,9 +156,11 @@ public final class PairedCallerBench {
         o.caseName(), o.threading(), threads);
   }
 
-  private static String contender(double[] perSecond, double[] p50) {
-    return String.format(Locale.ROOT, "{\"calls_per_s\":%s,\"p50_us\":%s}",
-        json(PairStats.Quartiles.of(perSecond).median()), json(PairStats.Quartiles.of(p50).median()));
+  private static String contender(double[] perSecond, double[] perCpuSecond, double[] p50) {
+    return String.format(Locale.ROOT, "{\"calls_per_s\":%s,\"calls_per_cpu_s\":%s,"
+        + "\"p50_us\":%s}", json(PairStats.Quartiles.of(perSecond).median()),
+        json(PairStats.Quartiles.of(perCpuSecond).median()),
+        json(PairStats.Quartiles.of(p50).median()));
   }
 
   private static String json(PairStats.Quartiles q) {

@@ -2,6 +2,7 @@ package io.tfjni.bench;
 
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
+import java.util.function.LongSupplier;
 
 /**
  * Worker threads that run one contender's slice all at once, for {@link PairedCallerBench}. Each
@@ -11,10 +12,11 @@ import java.util.concurrent.CyclicBarrier;
  */
 final class SliceWorkers implements AutoCloseable {
   /**
-   * What the threads did in one slice: the sum of each thread's calls per second, and the median
-   * latency of all their calls in µs (NaN unless the slice recorded latencies).
+   * What the threads did in one slice: the sum of each thread's calls per second; all their calls
+   * per second of the process's CPU time, which other processes on the machine cannot take away;
+   * the median latency of all their calls in µs (NaN unless the slice recorded latencies).
    */
-  record Slice(double callsPerSecond, double p50Micros) {}
+  record Slice(double callsPerSecond, double callsPerCpuSecond, double p50Micros) {}
 
   private final SliceLoop[][] loops;  // [thread][contender]
   private final long[][] latencies;  // [thread][call], when recording
@@ -22,6 +24,7 @@ final class SliceWorkers implements AutoCloseable {
   private final long[] nanos;
   private final Thread[] threads;
   private final CyclicBarrier barrier;
+  private final LongSupplier processCpuNanos;
   // Written by the caller before the start barrier, which publishes them to the workers.
   private int contender;
   private long durationNanos;
@@ -32,10 +35,11 @@ final class SliceWorkers implements AutoCloseable {
   /**
    * Starts one thread per row of {@code loops} (indexed by contender), which it closes when the
    * workers close. {@code latencyCapacity}: room for each thread's latencies in a recording slice
-   * (0 if no slice records).
+   * (0 if no slice records). {@code processCpuNanos}: the process's CPU time in ns.
    */
-  SliceWorkers(SliceLoop[][] loops, int latencyCapacity) {
+  SliceWorkers(SliceLoop[][] loops, int latencyCapacity, LongSupplier processCpuNanos) {
     this.loops = loops;
+    this.processCpuNanos = processCpuNanos;
     int count = loops.length;
     latencies = new long[count][latencyCapacity];
     calls = new long[count];
@@ -49,7 +53,7 @@ final class SliceWorkers implements AutoCloseable {
     }
   }
 
-  /** Runs {@code contender} on every thread for {@code durationNanos}, timing each call if asked. */
+  /** Runs {@code contender} on every thread for {@code durationNanos}; times each call if asked. */
   Slice run(int contender, long durationNanos, boolean recording) {
     if (recording && latencies[0].length == 0) {
       throw new IllegalStateException("these workers were made without room for latencies");
@@ -57,19 +61,22 @@ final class SliceWorkers implements AutoCloseable {
     this.contender = contender;
     this.durationNanos = durationNanos;
     this.recording = recording;
+    long cpuStart = processCpuNanos.getAsLong();
     await();  // start
     await();  // every thread is done
+    long cpuNanos = processCpuNanos.getAsLong() - cpuStart;
     if (failure != null) {
       throw new IllegalStateException("a slice of contender " + contender + " failed", failure);
     }
     double perSecond = 0;
-    int recorded = 0;
+    long allCalls = 0;
     for (int i = 0; i < threads.length; i++) {
       perSecond += PairStats.perSecond(calls[i], nanos[i]);
-      recorded += recording ? (int) calls[i] : 0;
+      allCalls += calls[i];
     }
-    return new Slice(perSecond, recording ? PairStats.medianMicros(merged(recorded), recorded)
-        : Double.NaN);
+    int recorded = recording ? (int) allCalls : 0;
+    return new Slice(perSecond, PairStats.perSecond(allCalls, cpuNanos),
+        recording ? PairStats.medianMicros(merged(recorded), recorded) : Double.NaN);
   }
 
   private long[] merged(int recorded) {
