@@ -15,7 +15,7 @@
 # mlp_b1 and text_b8, and instructions per call on mlp_b1's calling thread, counted
 # by callgrind (scripts/bench-instructions.sh), which the machine's load cannot
 # change. After the rounds, once: the floor and the fast path paired in one process
-# on mlp_b1 (scripts/bench-paired.sh, ~2.5 min), alternating on the same threads
+# on mlp_b1 (scripts/bench-paired.sh, ~2 min), alternating on the same threads
 # in short slices, whose per-pair ratios judge issue 12's caller-thread targets.
 # Raw results: build/bench-results/<timestamp>/.
 # scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
@@ -59,7 +59,7 @@ declare -A INTER_OP=([pooled]=2 [caller]=-1)
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
 # contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~0.5 min
 # per C++ contender and ~1.5 to 3.5 min per Java one under valgrind, ~7 min per
-# threading configuration. Paired: ~2.5 min.
+# threading configuration. Paired: ~2 min.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)

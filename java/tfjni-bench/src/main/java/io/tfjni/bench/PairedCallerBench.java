@@ -28,7 +28,7 @@ public final class PairedCallerBench {
   static final int FLOOR = 0;
   static final int FAST = 1;
   static final String[] CONTENDERS = {"c_api", "tfjniFast"};
-  /** Room for one thread's latencies in a slice: ~5 µs calls fill a 250 ms slice to ~50,000. */
+  /** Room for one thread's latencies in a slice: ~5 µs calls fill a 100 ms slice to ~20,000. */
   static final int LATENCY_CAPACITY = 1 << 19;
 
   private PairedCallerBench() {}
@@ -37,9 +37,9 @@ public final class PairedCallerBench {
       int sliceMillis) {
     static Options parse(String[] args) {
       List<String> positional = new ArrayList<>();
-      int pairs = 20;
+      int pairs = 60;
       int warmupPairs = 2;
-      int sliceMillis = 250;
+      int sliceMillis = 100;
       for (String arg : args) {
         if (arg.startsWith("--pairs=")) {
           pairs = positive(arg);
