@@ -26,7 +26,7 @@
 source "$(dirname "$0")/common.sh"
 
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 [[ $# -le 1 ]] || { echo "usage: scripts/bench-paired.sh [OUT_DIR] (see --help)" >&2; exit 2; }
