@@ -50,9 +50,7 @@ command -v valgrind >/dev/null || { echo "bench-instructions.sh: valgrind is nee
 MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"
 if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
   step "Building call_instructions and the callgrind marks (build/bench)"
-  cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
-    -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" >/dev/null
-  cmake --build "$BUILD/bench" -j "$JOBS" --target call_instructions callgrind_marks
+  build_bench "$BUILD/bench-configure.log" call_instructions callgrind_marks
   [[ " $CONTENDERS " != *" tf"* ]] || "$ROOT/scripts/bench-java.sh" build
 fi
 mkdir -p "$OUT"

@@ -6,6 +6,10 @@
 #   scripts/bench-java.sh calls CONTENDER CASE WARMUP CALLS [pooled|caller]
 #                                                    CALLS calls between callgrind marks
 #                                                   (run with BENCH_JAVA_PREFIX="valgrind ...")
+#   scripts/bench-java.sh paired CASE THREADING THREADS... [OPTIONS]
+#                                                    io.tfjni.bench.PairedCallerBench: the C API
+#                                                    floor and the fast path in one JVM
+#                                                    (scripts/bench-paired.sh runs it)
 #   scripts/bench-java.sh build                      only the build below
 #
 # Builds and installs every module (scripts/build.sh) and packages the benchmarks first, unless
@@ -19,7 +23,7 @@ BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
 JAR="$ROOT/java/tfjni-bench/target/benchmarks.jar"
 
 usage() {
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -30,6 +34,7 @@ case "$mode" in
   jmh) ;;
   rss) [[ $# -eq 3 ]] || usage ;;
   calls) [[ $# -eq 4 || $# -eq 5 ]] || usage ;;
+  paired) [[ $# -ge 3 ]] || usage ;;
   build) [[ $# -eq 0 && "${BENCH_NO_BUILD:-0}" != 1 ]] || usage ;;
   *) usage ;;
 esac
@@ -91,5 +96,10 @@ case "$mode" in
     # The marks library is built with the C++ benchmarks (build/bench).
     exec ${BENCH_JAVA_PREFIX:-} java $BENCH_JVM_FLAGS $PROPS \
       -Dtfjni.bench.callgrindMarks="$BUILD/bench/libcallgrind_marks.so" -cp "$JAR" io.tfjni.bench.CallLoop "$@"
+    ;;
+  paired)
+    # The floor's JNI library is built with the C++ benchmarks (build/bench, target floor_loop).
+    exec java $BENCH_JVM_FLAGS $PROPS -Dtfjni.bench.floorLoop="$BUILD/bench/libfloor_loop.so" -cp "$JAR" \
+      io.tfjni.bench.PairedCallerBench "$@"
     ;;
 esac

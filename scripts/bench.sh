@@ -14,7 +14,10 @@
 # dispatch of one AddV2. Then, once per contender, RSS after 1e4 and 1e6 calls on
 # mlp_b1 and text_b8, and instructions per call on mlp_b1's calling thread, counted
 # by callgrind (scripts/bench-instructions.sh), which the machine's load cannot
-# change. Raw results: build/bench-results/<timestamp>/.
+# change. After the rounds, once: the floor and the fast path paired in one process
+# on mlp_b1 (scripts/bench-paired.sh, ~2 min), alternating on the same threads
+# in short slices, whose per-pair ratios judge issue 12's caller-thread targets.
+# Raw results: build/bench-results/<timestamp>/.
 # scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
 #
 #   ROUNDS=n         rounds (default 3)
@@ -56,7 +59,7 @@ declare -A INTER_OP=([pooled]=2 [caller]=-1)
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
 # contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~0.5 min
 # per C++ contender and ~1.5 to 3.5 min per Java one under valgrind, ~7 min per
-# threading configuration.
+# threading configuration. Paired: ~2 min.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
@@ -108,10 +111,8 @@ fi
 echo "$MODELS: ${CASES[*]}"
 
 step "Building the C++ benchmarks (build/bench)"
-cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
-  -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" \
-  >"$OUT/logs/cmake-configure.log" 2>&1 || { cat "$OUT/logs/cmake-configure.log"; exit 1; }
-cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench call_instructions callgrind_marks
+build_bench "$OUT/logs/cmake-configure.log" model_floor_bench eager_dispatch_bench call_instructions \
+  callgrind_marks floor_loop
 FLOOR="$BUILD/bench/model_floor_bench"
 EAGER="$BUILD/bench/eager_dispatch_bench"
 
@@ -188,6 +189,12 @@ for ((round = 1; round <= ROUNDS; round++)); do
   mapfile -t order < <(rotated EAGER_CONTENDERS "$round")
   for contender in "${order[@]}"; do eager "$dir" "$contender"; done
 done
+
+if [[ " ${CASES[*]} " == *" mlp_b1 "* && " ${CONTENDERS[*]} " == *" tfjniFast "* ]]; then
+  step "Paired, same process: the floor and tfjni's fast path alternating on mlp_b1 (scripts/bench-paired.sh)"
+  run paired env BENCH_QUICK="$BENCH_QUICK" PAIRED_CASE=mlp_b1 PAIRED_THREADINGS="${THREADINGS[*]}" \
+    "$ROOT/scripts/bench-paired.sh" "$OUT/paired"
+fi
 
 step "RSS after ${RSS_CALLS/,/ and } calls ($BENCH_RSS_JOBS at a time)"
 rss() {

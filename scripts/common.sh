@@ -64,6 +64,18 @@ install_staged() {
   rm -rf "$staging"
 }
 
+# The benchmark programs (native/CMakeLists.txt with TFJNI_BUILD_BENCHMARKS, no tests, no JNI
+# library) in build/bench: build_bench LOG TARGET... configures (output in LOG, shown on failure)
+# and builds the targets.
+build_bench() {
+  local log=$1; shift
+  mkdir -p "$(dirname "$log")"
+  cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
+    -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" >"$log" 2>&1 ||
+    { cat "$log"; return 1; }
+  cmake --build "$BUILD/bench" -j "$JOBS" --target "$@"
+}
+
 # The Maven properties every build of java/ takes: the native build, TensorFlow, the test models.
 maven_settings() {
   echo "-Dtfjni.native.dir=$BUILD/native -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \

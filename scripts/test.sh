@@ -25,9 +25,8 @@ step "The examples project, by Maven coordinates, with no Python and no TensorFl
 "$ROOT/scripts/examples.sh"
 
 step "Benchmark programs: built, not run (make bench runs them)"
-cmake -S "$ROOT/native" -B "$BUILD/bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFJNI_BUILD_BENCHMARKS=ON \
-  -DTFJNI_BUILD_TESTS=OFF -DTFJNI_BUILD_JNI=OFF -DTFJNI_TENSORFLOW_DIR="$(tensorflow_dir)" >/dev/null
-cmake --build "$BUILD/bench" -j "$JOBS" --target model_floor_bench eager_dispatch_bench call_instructions callgrind_marks
+build_bench "$BUILD/bench-configure.log" model_floor_bench eager_dispatch_bench call_instructions \
+  callgrind_marks floor_loop
 
 step "C++ core tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S "$ROOT/native" -B "$BUILD/sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

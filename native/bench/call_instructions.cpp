@@ -1,6 +1,6 @@
 // Machine instructions per model call, counted by callgrind rather than timed,
 // so that the count does not depend on what else the shared machine is doing.
-// One contender per process: the C API floor (the same call as
+// One contender per process: the C API floor (floor_call.h, the same call as
 // model_floor_bench's) or tfjni's C++ core (Runner::run, the call under
 // io.tfjni.Predictor). Each runs --warmup calls, then zeroes callgrind's
 // counters, makes --calls calls and dumps the counters (every thread's, as
@@ -20,6 +20,7 @@
 #include "bench_main.h"
 #include "bench_manifest.h"
 #include "c_api_model.h"
+#include "floor_call.h"
 #include "tfjni/runner.h"
 #include "tfjni/saved_model.h"
 #include "tfjni/tensor.h"
@@ -80,13 +81,7 @@ struct CApiCall {
       : model(c, kIntraOpThreads, o.inter_op_threads), input(model.make_input()) {}
 
   void operator()(std::vector<float>& into) {
-    TF_Tensor* output = nullptr;
-    TF_Tensor* const input_value = input.get();
-    TF_SessionRun(model.session(), nullptr, &model.input(), &input_value, 1, &model.output(), &output, 1, nullptr, 0,
-                  nullptr, status.get());
-    if (TF_GetCode(status.get()) != TF_OK) throw std::runtime_error(TF_Message(status.get()));
-    std::memcpy(into.data(), TF_TensorData(output), std::min(TF_TensorByteSize(output), into.size() * sizeof(float)));
-    TF_DeleteTensor(output);
+    if (!floor_call(model, input.get(), into, status.get())) throw std::runtime_error(TF_Message(status.get()));
   }
 
   CApiModel model;

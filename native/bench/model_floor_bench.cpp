@@ -25,6 +25,7 @@
 #include "bench_main.h"
 #include "bench_manifest.h"
 #include "c_api_model.h"
+#include "floor_call.h"
 #include "latency_samples.h"
 
 namespace floor_bench {
@@ -115,17 +116,6 @@ struct LoadedCase {
   LatencySamples samples;
 };
 
-// One call; `into` has room for the output (checked once by check_output()).
-inline bool call(const CApiModel& model, TF_Tensor* const& input, std::vector<float>& into, TF_Status* status) {
-  TF_Tensor* output = nullptr;
-  TF_SessionRun(model.session(), nullptr, &model.input(), &input, 1, &model.output(), &output, 1, nullptr, 0, nullptr,
-                status);
-  if (TF_GetCode(status) != TF_OK) return false;
-  std::memcpy(into.data(), TF_TensorData(output), std::min(TF_TensorByteSize(output), into.size() * sizeof(float)));
-  TF_DeleteTensor(output);
-  return true;
-}
-
 void time_calls(benchmark::State& state, LoadedCase& loaded) {
   if (state.thread_index() == 0) loaded.samples.reset();
   const CApiModel& model = loaded.model;
@@ -140,7 +130,7 @@ void time_calls(benchmark::State& state, LoadedCase& loaded) {
 
   for (auto _ : state) {
     const Clock::time_point start = Clock::now();
-    if (!call(model, input_value, output, status.get())) {
+    if (!floor_call(model, input_value, output, status.get())) {
       run_failed = true;
       state.SkipWithError(TF_Message(status.get()));
       break;
@@ -181,7 +171,9 @@ int probe_rss(const std::vector<BenchCase>& cases, const Options& o) {
   long calls = 0;
   for (long checkpoint : o.rss_calls) {
     for (; calls < checkpoint; ++calls) {
-      if (!call(loaded->model, input_value, output, status.get())) throw std::runtime_error(TF_Message(status.get()));
+      if (!floor_call(loaded->model, input_value, output, status.get())) {
+        throw std::runtime_error(TF_Message(status.get()));
+      }
     }
     const struct mallinfo2 heap = mallinfo2();
     nlohmann::ordered_json line = {{"contender", "c_api"},
