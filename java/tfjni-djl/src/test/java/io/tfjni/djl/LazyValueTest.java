@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.engine.Engine;
 import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
@@ -41,6 +42,7 @@ class LazyValueTest {
 
   @BeforeEach
   void load() throws Exception {
+    Engine.getEngine("TensorFlow");  // its eager context lives as long as the process
     before = TensorFlow.liveObjects();
     model = Criteria.builder().setTypes(NDList.class, NDList.class)
         .optModelPath(TestModels.modelPath("multi")).optEngine("TensorFlow")
