@@ -10,7 +10,7 @@
 # a session's ops on the calling thread). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table,
 # with the ratios).
 #
-#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~10 min, BENCH_QUICK=1 ~4)
+#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~12 min, BENCH_QUICK=1 ~6)
 #   BENCH_DJL_THREADINGS="pooled caller" (default), BENCH_DJL_CASES=mlp_b1,cnn_b1 (default)
 #   BENCH_DJL_ROUNDS=3 (default): the target rows (mlp_b1 throughput at 1 and 4 threads) run this
 #     many times in all, the contenders alternating in a rotated order each round; the table shows
