@@ -373,25 +373,45 @@ public class TfjniNDArray implements NDArray {
       return NDArray.super.toFloatArray();  // DJL widens half floats itself
     }
     requireType(DataType.FLOAT32);
-    return tensor().toFloatArray();
+    Tensor t = tensor();
+    float[] out = new float[elements(t, Float.BYTES)];
+    t.copyTo(out);
+    return out;
   }
 
   @Override
   public double[] toDoubleArray() {
     requireType(DataType.FLOAT64);
-    return tensor().toDoubleArray();
+    Tensor t = tensor();
+    double[] out = new double[elements(t, Double.BYTES)];
+    t.copyTo(out);
+    return out;
   }
 
   @Override
   public int[] toIntArray() {
     requireType(DataType.INT32);
-    return tensor().toIntArray();
+    Tensor t = tensor();
+    int[] out = new int[elements(t, Integer.BYTES)];
+    t.copyTo(out);
+    return out;
   }
 
   @Override
   public long[] toLongArray() {
     requireType(DataType.INT64);
-    return tensor().toLongArray();
+    Tensor t = tensor();
+    long[] out = new long[elements(t, Long.BYTES)];
+    t.copyTo(out);
+    return out;
+  }
+
+  /**
+   * The element count of a fixed-size tensor, from its byte size: one crossing that allocates
+   * nothing (its shape would be a new Java array, and sizing by reflection a slow call).
+   */
+  private static int elements(Tensor t, int width) {
+    return Math.toIntExact(t.byteSize() / width);
   }
 
   private void requireType(DataType expected) {
