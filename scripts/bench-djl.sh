@@ -10,8 +10,11 @@
 # a session's ops on the calling thread). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table,
 # with the ratios).
 #
-#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~10 min, BENCH_QUICK=1 ~4)
+#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~12 min, BENCH_QUICK=1 ~6)
 #   BENCH_DJL_THREADINGS="pooled caller" (default), BENCH_DJL_CASES=mlp_b1,cnn_b1 (default)
+#   BENCH_DJL_ROUNDS=3 (default): the target rows (mlp_b1 throughput at 1 and 4 threads) run this
+#     many times in all, the contenders alternating in a rotated order each round; the table shows
+#     their medians and the median of the per-round (a)/(b) ratios (+~2 min per extra round)
 source "$(dirname "$0")/common.sh"
 OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
 REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
@@ -59,9 +62,9 @@ run() {  # run NAME THREADING CLASSPATH BENCHMARK JMH-ARGS...
     { tail -30 "$OUT/$name.log"; echo "bench-djl.sh: $name failed (log: $OUT/$name.log)" >&2; exit 1; }
 }
 
-contender() {  # contender LABEL THREADING MODE THREADS
+contender() {  # contender LABEL THREADING MODE THREADS [NAME-SUFFIX]
   local label=$1 threading=$2 mode=$3 threads=$4 extra=()
-  local name="$label-$threading-$mode-t$threads"
+  local name="$label-$threading-$mode-t$threads${5:-}"
   [[ "$mode" == avgt ]] && extra=(-prof gc)
   case "$label" in
     tfjniDjl) run "$name" "$threading" "$CP_TFJNI" 'io.tfjni.bench.DjlBench.predict' -p engine=tfjni -bm "$mode" -t "$threads" "${extra[@]}" ;;
@@ -80,4 +83,21 @@ for threading in $THREADINGS; do
     done
   done
 done
+# The target rows again: on a shared machine one run of each can be off by 1.5x either way.
+ROUNDS=${BENCH_DJL_ROUNDS:-3}
+LABELS=(tfjniDjl djlTf tfjniFast)
+if [[ ",$CASES," == *,mlp_b1,* ]]; then
+  CASES=mlp_b1
+  for ((round = 2; round <= ROUNDS; round++)); do
+    for threading in $THREADINGS; do
+      for threads in 1 4; do
+        for ((k = 0; k < 3; k++)); do
+          label=${LABELS[$(( (k + round - 1) % 3 ))]}
+          step "$label: $threading, thrpt, $threads thread(s), round $round of $ROUNDS"
+          contender "$label" "$threading" thrpt "$threads" "-r$round"
+        done
+      done
+    done
+  done
+fi
 "$VENV/bin/python" "$ROOT/scripts/bench_djl_report.py" "$OUT" | tee "$OUT/djl.md"

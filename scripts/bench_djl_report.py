@@ -2,11 +2,14 @@
 TensorFlow engine (b), tfjni's prepared path (c); latency, bytes per call, throughput at 1/2/4
 threads, and the ratios the issue sets targets for ((a) >= 2x (b) throughput on the MLP at 1 and
 4 threads; (a) <= 1/4 of (b)'s bytes per predict), per threading ("pooled": inter-op pool of 2;
-"caller": inter-op -1). Reads OUT_DIR/<contender>-<threading>-<mode>-t<n>.json.
+"caller": inter-op -1). Reads OUT_DIR/<contender>-<threading>-<mode>-t<n>.json and the repeated
+runs <...>-t<n>-r<round>.json: a cell measured several times shows the median, a ratio the median
+of the per-round ratios (the contenders of a round ran next to each other).
 
   python scripts/bench_djl_report.py OUT_DIR
 """
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -16,23 +19,35 @@ CONTENDERS = [("tfjniDjl", "(a) tfjni-djl"), ("djlTf", "(b) DJL TensorFlow 0.36.
               ("tfjniFast", "(c) tfjni prepared")]
 
 
+def round_paths(out, label, threading, mode, threads):
+    """The first run's file, then the repeated rounds' in round order (those that exist)."""
+    stem = "%s-%s-%s-t%d" % (label, threading, mode, threads)
+    paths = [out / (stem + ".json")]
+    repeats = {}
+    for path in out.glob(stem + "-r*.json"):
+        suffix = path.name[len(stem) + 2:-len(".json")]
+        if suffix.isdigit():
+            repeats[int(suffix)] = path
+    return [p for p in paths if p.exists()] + [repeats[k] for k in sorted(repeats)]
+
+
 def results(out, label, threading, mode, threads):
-    path = out / ("%s-%s-%s-t%d.json" % (label, threading, mode, threads))
-    if not path.exists():
-        return {}
     by_case = {}
-    for r in json.loads(path.read_text()):
-        case = r["params"]["caseName"]
-        metric = r["primaryMetric"]
-        scale = 1e6 if metric["scoreUnit"] == "ops/us" else 1.0  # throughput as ops/s
-        entry = {"score": metric["score"] * scale}
-        norm = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm")
-        if norm:
-            entry["bytes"] = norm["score"]
-        gcs = r.get("secondaryMetrics", {}).get("gc.count")
-        if gcs:
-            entry["gcs"] = gcs["score"]
-        by_case[case] = entry
+    for path in round_paths(out, label, threading, mode, threads):
+        for r in json.loads(path.read_text()):
+            case = r["params"]["caseName"]
+            metric = r["primaryMetric"]
+            scale = 1e6 if metric["scoreUnit"] == "ops/us" else 1.0  # throughput as ops/s
+            entry = by_case.setdefault(case, {"runs": []})
+            entry["runs"].append(metric["score"] * scale)
+            norm = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm")
+            if norm and "bytes" not in entry:
+                entry["bytes"] = norm["score"]
+            gcs = r.get("secondaryMetrics", {}).get("gc.count")
+            if gcs and "gcs" not in entry:
+                entry["gcs"] = gcs["score"]
+    for entry in by_case.values():
+        entry["score"] = statistics.median(entry["runs"])
     return by_case
 
 
@@ -76,17 +91,32 @@ def main(argv):
     print("| case | threading | (a)/(b) ops/s 1 thr | (a)/(b) ops/s 2 thr | (a)/(b) ops/s 4 thr "
           "| (a)/(b) bytes/predict |")
     print("|---|---|---|---|---|---|")
+    repeated = []
     for case in sorted(cases):
         for threading in threadings:
             ratios = []
             for threads in (1, 2, 4):
-                a = value("tfjniDjl", threading, "thrpt", threads, case)
-                b = value("djlTf", threading, "thrpt", threads, case)
-                ratios.append("%.2fx" % (a / b) if a and b else "-")
+                a = value("tfjniDjl", threading, "thrpt", threads, case, "runs") or []
+                b = value("djlTf", threading, "thrpt", threads, case, "runs") or []
+                if a and b:
+                    paired = [x / y for x, y in zip(a, b)] if len(a) == len(b) else [
+                        statistics.median(a) / statistics.median(b)]
+                    ratios.append("%.2fx" % statistics.median(paired))
+                    if len(paired) > 1:
+                        repeated.append((case, threading, threads, paired))
+                else:
+                    ratios.append("-")
             a = value("tfjniDjl", threading, "avgt", 1, case, "bytes")
             b = value("djlTf", threading, "avgt", 1, case, "bytes")
             ratios.append("%.2f" % (a / b) if a and b else "-")
             print("| %s | %s | %s |" % (case, threading, " | ".join(ratios)))
+    if repeated:
+        print()
+        print("Measured in several rounds, the contenders alternating: ops/s are medians, (a)/(b) the "
+              "median of the rounds' ratios (%s)." % "; ".join(
+                  "%s %s %d thr: %s" % (case, threading, threads,
+                                        " ".join("%.2f" % r for r in paired))
+                  for case, threading, threads, paired in repeated))
     return 0
 
 

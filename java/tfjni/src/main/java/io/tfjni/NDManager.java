@@ -99,6 +99,17 @@ public final class NDManager implements AutoCloseable {
     return wrap(tensor);
   }
 
+  /**
+   * An array sharing the tensor's memory without a copy, whoever may write it; the tensor stays the
+   * caller's to close (the array keeps the memory alive). For a caller that owns the tensor and
+   * never writes it again: unlike {@link #from(Tensor)}, a later write would change this array.
+   */
+  public NDArray share(Tensor tensor) {
+    Objects.requireNonNull(tensor, "tensor");
+    checkOpen();
+    return wrap(tensor);
+  }
+
   /** An array sharing the tensor's memory. */
   private NDArray wrap(Tensor tensor) {
     long t = tensor.acquire();

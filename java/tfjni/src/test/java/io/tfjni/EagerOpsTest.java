@@ -56,8 +56,8 @@ class EagerOpsTest {
       "toDoubleArray", "toIntArray", "toLongArray", "toBooleanArray", "toByteArray",
       "toShortArray", "toStringArray", "toBytesArray", "toString", "close", "isClosed",
       // NDManager
-      "newBaseManager", "newSubManager", "context", "parent", "opBuilder", "from", "create",
-      "scalar");
+      "newBaseManager", "newSubManager", "context", "parent", "opBuilder", "from", "share",
+      "create", "scalar");
 
   private static List<JsonNode> cases;
 

@@ -257,6 +257,30 @@ class NDManagerTest {
     }
   }
 
+  @Test
+  void shareUsesAWritableTensorsMemoryWithoutACopyAndOutlivesTheTensor() {
+    LiveObjects before = TensorFlow.liveObjects();
+    try (NDManager m = NDManager.newBaseManager()) {
+      Tensor t = Tensor.of(new float[] {1, 2, 3, 4}, 4);
+      NDArray a = m.share(t);
+      // No copy: a write the caller promised not to make shows through the array.
+      t.buffer().putFloat(0, 7f);
+      assertArrayEquals(new float[] {7, 2, 3, 4}, a.toFloatArray());
+      t.close();
+      assertEquals(before.tensors(), TensorFlow.liveObjects().tensors(), "the tensor is freed");
+      // The array keeps the memory alive after the tensor is closed.
+      assertArrayEquals(new float[] {14, 4, 6, 8}, a.mul(2f).toFloatArray());
+      assertThrows(IllegalStateException.class, () -> m.share(t), "a closed tensor");
+      assertThrows(NullPointerException.class, () -> m.share(null));
+    }
+    assertEquals(before, TensorFlow.liveObjects());
+    try (Tensor t = Tensor.scalar(1f)) {
+      NDManager closed = NDManager.newBaseManager();
+      closed.close();
+      assertThrows(IllegalStateException.class, () -> closed.share(t), "a closed manager");
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The generic builder: every attribute kind, on real ops.
 

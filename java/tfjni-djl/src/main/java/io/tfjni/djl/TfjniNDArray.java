@@ -17,38 +17,97 @@ import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 /**
- * DJL's NDArray over one tfjni eager array. Every operation is one TensorFlow op run through
- * tfjni's {@link OpBuilder} (one JNI crossing), plus the few constants it needs (axes, scalars),
- * which are freed before the method returns. In-place methods ({@code addi}, {@code set}, ...)
- * replace the native array this object holds.
+ * DJL's NDArray over tfjni. Every operation is one TensorFlow op run through tfjni's
+ * {@link OpBuilder} (one JNI crossing), plus the few constants it needs (axes, scalars), which are
+ * freed before the method returns. In-place methods ({@code addi}, {@code set}, ...) replace the
+ * native value this object holds.
+ *
+ * <p>The value is held as a plain {@link Tensor}, an eager array, or both sharing one buffer. An
+ * array made from Java data, or output by a model, starts as a tensor only: reading it and feeding
+ * it to a model need nothing else, and the eager array is made (once, without a copy) only when an
+ * op needs it. An op's result starts as an eager array; its tensor is resolved (once) when it is
+ * read or fed. Neither is ever written after it is made, so sharing the buffer is safe.
  */
 public class TfjniNDArray implements NDArray {
   private static final String NO_GRADIENT =
       "tfjni's TensorFlow engine is for inference: no gradients";
+  private static final AtomicLong UIDS = new AtomicLong();
 
   private TfjniNDManager manager;
-  private io.tfjni.NDArray value;
+  /** The eager array, or null until an op needs it. Set under this object's lock. */
+  private volatile io.tfjni.NDArray eager;
+  /** The value as a tensor, or null until read or fed. Set under this object's lock. */
+  private volatile Tensor tensor;
   private final String uid;
   private String name;
   private Shape shape;
   private DataType dataType;
-  private boolean closed;
+  private volatile boolean closed;
   private TfjniNDArrayEx ex;
 
   TfjniNDArray(TfjniNDManager manager, io.tfjni.NDArray value) {
+    this.eager = value;
     this.manager = manager;
-    this.value = value;
-    this.uid = NDManager.nextUid();
+    this.uid = nextUid();
     manager.attachInternal(uid, this);
   }
 
-  /** The tfjni array this DJL array holds (it stays owned by this array). */
+  /** An array owning {@code value}, which nobody writes from now on. */
+  TfjniNDArray(TfjniNDManager manager, Tensor value) {
+    this.tensor = value;
+    this.manager = manager;
+    this.uid = nextUid();
+    manager.attachInternal(uid, this);
+  }
+
+  /**
+   * A key unique in the process, cheaper than {@link NDManager#nextUid()} (a concatenation, some
+   * 180 bytes of garbage): two of these per predict. Digits only, so never equal to DJL's "uid-...".
+   */
+  private static String nextUid() {
+    return Long.toString(UIDS.incrementAndGet());
+  }
+
+  /** The tfjni eager array this DJL array holds (it stays owned by this array). */
   public io.tfjni.NDArray tfArray() {
-    checkOpen();
+    io.tfjni.NDArray value = eager;
+    if (value == null || closed) {
+      value = makeEager();
+    }
     return value;
+  }
+
+  private synchronized io.tfjni.NDArray makeEager() {
+    checkOpen();
+    if (eager == null) {
+      // Shared, not copied: the tensor is this array's own and never written.
+      eager = manager.tf().share(tensor);
+    }
+    return eager;
+  }
+
+  /**
+   * The value as a tensor, e.g. to feed a model or read it (it stays owned by this array: don't
+   * close it; read-only).
+   */
+  Tensor tensor() {
+    Tensor value = tensor;
+    if (value == null || closed) {
+      value = makeTensor();
+    }
+    return value;
+  }
+
+  private synchronized Tensor makeTensor() {
+    checkOpen();
+    if (tensor == null) {
+      tensor = eager.toTensor();  // on the CPU, shares the eager array's buffer
+    }
+    return tensor;
   }
 
   private void checkOpen() {
@@ -110,27 +169,27 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray unary(String opName) {
-    return wrap(op(opName).addInput(value).build());
+    return wrap(op(opName).addInput(tfArray()).build());
   }
 
   private NDArray binary(String opName, NDArray other) {
-    return wrap(op(opName).addInput(value).addInput(tfOf(other)).build());
+    return wrap(op(opName).addInput(tfArray()).addInput(tfOf(other)).build());
   }
 
   private NDArray binary(String opName, Number n) {
     try (io.tfjni.NDArray s = scalar(n)) {
-      return wrap(op(opName).addInput(value).addInput(s).build());
+      return wrap(op(opName).addInput(tfArray()).addInput(s).build());
     }
   }
 
   private NDArray compare(String opName, NDArray other) {
     io.tfjni.NDArray b = tfOf(other);
-    if (b.dataType() != value.dataType()) {
-      try (io.tfjni.NDArray cast = b.cast(value.dataType())) {
-        return wrap(op(opName).addInput(value).addInput(cast).build());
+    if (b.dataType() != tfArray().dataType()) {
+      try (io.tfjni.NDArray cast = b.cast(tfArray().dataType())) {
+        return wrap(op(opName).addInput(tfArray()).addInput(cast).build());
       }
     }
-    return wrap(op(opName).addInput(value).addInput(b).build());
+    return wrap(op(opName).addInput(tfArray()).addInput(b).build());
   }
 
   /** Replaces this array's value with {@code result}'s and returns this. */
@@ -162,7 +221,7 @@ public class TfjniNDArray implements NDArray {
 
   private NDArray reduce(String opName, int[] axes, boolean keepDims) {
     try (io.tfjni.NDArray ax = intVector(axes)) {
-      return wrap(op(opName).addInput(value).addInput(ax).setAttr("keep_dims", keepDims)
+      return wrap(op(opName).addInput(tfArray()).addInput(ax).setAttr("keep_dims", keepDims)
           .build());
     }
   }
@@ -193,7 +252,8 @@ public class TfjniNDArray implements NDArray {
   public DataType getDataType() {
     checkOpen();
     if (dataType == null) {
-      dataType = DataTypes.fromTf(value.dataType());
+      Tensor value = tensor;
+      dataType = DataTypes.fromTf(value != null ? value.dataType() : tfArray().dataType());
     }
     return dataType;
   }
@@ -207,7 +267,8 @@ public class TfjniNDArray implements NDArray {
   public Shape getShape() {
     checkOpen();
     if (shape == null) {
-      shape = new Shape(value.shape());
+      Tensor value = tensor;
+      shape = new Shape(value != null ? value.shape() : tfArray().shape());
     }
     return shape;
   }
@@ -254,7 +315,7 @@ public class TfjniNDArray implements NDArray {
     if (type == DataType.STRING || getDataType() == DataType.STRING) {
       throw new UnsupportedOperationException("no cast between STRING and numbers");
     }
-    TfjniNDArray result = wrap(value.cast(DataTypes.toTf(type)));
+    TfjniNDArray result = wrap(tfArray().cast(DataTypes.toTf(type)));
     result.setName(name);
     return result;
   }
@@ -262,7 +323,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray duplicate() {
     // Arrays are never written in place (set() replaces the value), so sharing is a copy.
-    TfjniNDArray copy = wrap(op("Identity").addInput(value).build());
+    TfjniNDArray copy = wrap(op("Identity").addInput(tfArray()).build());
     copy.setName(name);
     return copy;
   }
@@ -295,13 +356,11 @@ public class TfjniNDArray implements NDArray {
     if (getDataType() == DataType.STRING) {
       throw new IllegalStateException("a STRING array has no byte buffer; use toStringArray()");
     }
-    try (Tensor t = value.toTensor()) {
-      ByteBuffer src = t.buffer();
-      ByteBuffer out = ByteBuffer.allocateDirect(src.remaining()).order(ByteOrder.nativeOrder());
-      out.put(src);
-      out.rewind();
-      return out;
-    }
+    ByteBuffer src = tensor().buffer();
+    ByteBuffer out = ByteBuffer.allocateDirect(src.remaining()).order(ByteOrder.nativeOrder());
+    out.put(src);
+    out.rewind();
+    return out;
   }
 
   // DJL's default toFloatArray() etc. go through toByteBuffer(): a new direct buffer per call
@@ -314,25 +373,45 @@ public class TfjniNDArray implements NDArray {
       return NDArray.super.toFloatArray();  // DJL widens half floats itself
     }
     requireType(DataType.FLOAT32);
-    return value.toFloatArray();
+    Tensor t = tensor();
+    float[] out = new float[elements(t, Float.BYTES)];
+    t.copyTo(out);
+    return out;
   }
 
   @Override
   public double[] toDoubleArray() {
     requireType(DataType.FLOAT64);
-    return value.toDoubleArray();
+    Tensor t = tensor();
+    double[] out = new double[elements(t, Double.BYTES)];
+    t.copyTo(out);
+    return out;
   }
 
   @Override
   public int[] toIntArray() {
     requireType(DataType.INT32);
-    return value.toIntArray();
+    Tensor t = tensor();
+    int[] out = new int[elements(t, Integer.BYTES)];
+    t.copyTo(out);
+    return out;
   }
 
   @Override
   public long[] toLongArray() {
     requireType(DataType.INT64);
-    return value.toLongArray();
+    Tensor t = tensor();
+    long[] out = new long[elements(t, Long.BYTES)];
+    t.copyTo(out);
+    return out;
+  }
+
+  /**
+   * The element count of a fixed-size tensor, from its byte size: one crossing that allocates
+   * nothing (its shape would be a new Java array, and sizing by reflection a slow call).
+   */
+  private static int elements(Tensor t, int width) {
+    return Math.toIntExact(t.byteSize() / width);
   }
 
   private void requireType(DataType expected) {
@@ -346,7 +425,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public String[] toStringArray(Charset charset) {
     checkOpen();
-    byte[][] bytes = value.toBytesArray();
+    byte[][] bytes = tensor().toBytesArray();
     String[] out = new String[bytes.length];
     for (int i = 0; i < bytes.length; i++) {
       out[i] = new String(bytes[i], charset);
@@ -367,15 +446,33 @@ public class TfjniNDArray implements NDArray {
     if (other == this) {
       return;
     }
-    io.tfjni.NDArray old = value;
-    value = other.value;
-    shape = null;
-    dataType = null;
     // The other object gives up its value without freeing it.
+    io.tfjni.NDArray newEager;
+    Tensor newTensor;
+    synchronized (other) {
+      other.checkOpen();
+      newEager = other.eager;
+      newTensor = other.tensor;
+      other.eager = null;
+      other.tensor = null;
+      other.closed = true;
+    }
     other.manager.detachInternal(other.uid);
-    other.value = null;
-    other.closed = true;
-    old.close();
+    io.tfjni.NDArray oldEager;
+    Tensor oldTensor;
+    synchronized (this) {
+      if (closed) {
+        closeValue(newEager, newTensor);
+        checkOpen();
+      }
+      oldEager = eager;
+      oldTensor = tensor;
+      eager = newEager;
+      tensor = newTensor;
+      shape = null;
+      dataType = null;
+    }
+    closeValue(oldEager, oldTensor);
   }
 
   @Override
@@ -385,12 +482,30 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public void close() {
-    if (!closed) {
+    io.tfjni.NDArray oldEager;
+    Tensor oldTensor;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
       closed = true;
-      manager.detachInternal(uid);
-      if (value != null) {
-        value.close();
-        value = null;
+      oldEager = eager;
+      oldTensor = tensor;
+      eager = null;
+      tensor = null;
+    }
+    manager.detachInternal(uid);
+    closeValue(oldEager, oldTensor);
+  }
+
+  private static void closeValue(io.tfjni.NDArray eagerValue, Tensor tensorValue) {
+    try {
+      if (eagerValue != null) {
+        eagerValue.close();
+      }
+    } finally {
+      if (tensorValue != null) {
+        tensorValue.close();
       }
     }
   }
@@ -410,7 +525,7 @@ public class TfjniNDArray implements NDArray {
       return false;
     }
     try (io.tfjni.NDArray n = scalar(number);
-        NDArray eq = wrap(op("Equal").addInput(value).addInput(n).build());
+        NDArray eq = wrap(op("Equal").addInput(tfArray()).addInput(n).build());
         NDArray all = eq.all()) {
       return all.getBoolean();
     }
@@ -681,8 +796,8 @@ public class TfjniNDArray implements NDArray {
 
   private NDArray logical(String opName, NDArray other) {
     io.tfjni.NDArray b = tfOf(other);
-    try (io.tfjni.NDArray ac = asBool(value); io.tfjni.NDArray bc = asBool(b)) {
-      return wrap(op(opName).addInput(ac == null ? value : ac).addInput(bc == null ? b : bc)
+    try (io.tfjni.NDArray ac = asBool(tfArray()); io.tfjni.NDArray bc = asBool(b)) {
+      return wrap(op(opName).addInput(ac == null ? tfArray() : ac).addInput(bc == null ? b : bc)
           .build());
     }
   }
@@ -704,8 +819,8 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray logicalNot() {
-    try (io.tfjni.NDArray ac = asBool(value)) {
-      return wrap(op("LogicalNot").addInput(ac == null ? value : ac).build());
+    try (io.tfjni.NDArray ac = asBool(tfArray())) {
+      return wrap(op("LogicalNot").addInput(ac == null ? tfArray() : ac).build());
     }
   }
 
@@ -738,7 +853,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cbrt() {
-    try (io.tfjni.NDArray s = value.sign(); io.tfjni.NDArray a = value.abs();
+    try (io.tfjni.NDArray s = tfArray().sign(); io.tfjni.NDArray a = tfArray().abs();
         io.tfjni.NDArray third = scalar(1.0 / 3); io.tfjni.NDArray p = a.pow(third)) {
       return wrap(s.mul(p));
     }
@@ -764,7 +879,7 @@ public class TfjniNDArray implements NDArray {
     if (!getDataType().isFloating()) {
       return duplicate();
     }
-    try (io.tfjni.NDArray s = value.sign(); io.tfjni.NDArray a = value.abs();
+    try (io.tfjni.NDArray s = tfArray().sign(); io.tfjni.NDArray a = tfArray().abs();
         io.tfjni.NDArray f = a.floor()) {
       return wrap(s.mul(f));
     }
@@ -786,7 +901,7 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray logBase(double base) {
-    try (io.tfjni.NDArray ln = value.log(); io.tfjni.NDArray d = scalar(Math.log(base))) {
+    try (io.tfjni.NDArray ln = tfArray().log(); io.tfjni.NDArray d = scalar(Math.log(base))) {
       return wrap(op("RealDiv").addInput(ln).addInput(d).build());
     }
   }
@@ -889,7 +1004,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray clip(Number min, Number max) {
     try (io.tfjni.NDArray lo = scalar(min); io.tfjni.NDArray hi = scalar(max)) {
-      return wrap(op("ClipByValue").addInput(value).addInput(lo).addInput(hi).build());
+      return wrap(op("ClipByValue").addInput(tfArray()).addInput(lo).addInput(hi).build());
     }
   }
 
@@ -969,7 +1084,7 @@ public class TfjniNDArray implements NDArray {
       }
     }
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("Cumsum").addInput(value).addInput(ax).build());
+      return wrap(op("Cumsum").addInput(tfArray()).addInput(ax).build());
     }
   }
 
@@ -985,7 +1100,7 @@ public class TfjniNDArray implements NDArray {
 
   private NDArray cumProdOwnType(int axis) {
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("Cumprod").addInput(value).addInput(ax).build());
+      return wrap(op("Cumprod").addInput(tfArray()).addInput(ax).build());
     }
   }
 
@@ -1031,7 +1146,7 @@ public class TfjniNDArray implements NDArray {
       return wrap(tf().scalar(0L));
     }
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op(opName).addInput(value).addInput(ax)
+      return wrap(op(opName).addInput(tfArray()).addInput(ax)
           .setAttr("output_type", io.tfjni.DataType.INT64).build());
     }
   }
@@ -1050,7 +1165,7 @@ public class TfjniNDArray implements NDArray {
       TfjniNDArray input = (TfjniNDArray) (source != null ? source : moved ? swapped : this);
       io.tfjni.NDArray[] out;
       try (io.tfjni.NDArray kk = tf().scalar(k)) {
-        out = input.op("TopKV2").addInput(input.value).addInput(kk).setAttr("sorted", sorted)
+        out = input.op("TopKV2").addInput(input.tfArray()).addInput(kk).setAttr("sorted", sorted)
             .buildAll();
       }
       try (NDArray values = wrap(out[0]); NDArray indices32 = wrap(out[1]);
@@ -1074,7 +1189,7 @@ public class TfjniNDArray implements NDArray {
     if (isScalar() || isEmpty()) {
       return duplicate();
     }
-    return wrap(value.sort(normAxis(axis), false));
+    return wrap(tfArray().sort(normAxis(axis), false));
   }
 
   @Override
@@ -1084,7 +1199,7 @@ public class TfjniNDArray implements NDArray {
         return zeros.duplicate();
       }
     }
-    try (io.tfjni.NDArray idx = value.argSort(normAxis(axis), !ascending)) {
+    try (io.tfjni.NDArray idx = tfArray().argSort(normAxis(axis), !ascending)) {
       return wrap(idx.cast(io.tfjni.DataType.INT64));
     }
   }
@@ -1094,7 +1209,7 @@ public class TfjniNDArray implements NDArray {
     if (isScalar()) {
       return manager.ones(getShape(), getDataType());
     }
-    return wrap(value.softmax(axis));
+    return wrap(tfArray().softmax(axis));
   }
 
   @Override
@@ -1102,7 +1217,7 @@ public class TfjniNDArray implements NDArray {
     if (isScalar()) {
       return manager.zeros(getShape(), getDataType());
     }
-    return wrap(value.logSoftmax(axis));
+    return wrap(tfArray().logSoftmax(axis));
   }
 
   @Override
@@ -1229,7 +1344,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray reshape(Shape newShape) {
     try (io.tfjni.NDArray dims = longVector(newShape.getShape())) {
-      return wrap(op("Reshape").addInput(value).addInput(dims).build());
+      return wrap(op("Reshape").addInput(tfArray()).addInput(dims).build());
     }
   }
 
@@ -1262,7 +1377,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray expandDims(int axis) {
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("ExpandDims").addInput(value).addInput(ax).build());
+      return wrap(op("ExpandDims").addInput(tfArray()).addInput(ax).build());
     }
   }
 
@@ -1280,7 +1395,7 @@ public class TfjniNDArray implements NDArray {
       }
     }
     long[] a = Arrays.stream(axes).mapToLong(i -> i).toArray();
-    return wrap(op("Squeeze").addInput(value).setAttr("squeeze_dims", a).build());
+    return wrap(op("Squeeze").addInput(tfArray()).setAttr("squeeze_dims", a).build());
   }
 
   @Override
@@ -1300,21 +1415,21 @@ public class TfjniNDArray implements NDArray {
           + axes.length);
     }
     try (io.tfjni.NDArray perm = intVector(axes)) {
-      return wrap(op("Transpose").addInput(value).addInput(perm).build());
+      return wrap(op("Transpose").addInput(tfArray()).addInput(perm).build());
     }
   }
 
   @Override
   public NDArray broadcast(Shape target) {
     try (io.tfjni.NDArray dims = longVector(target.getShape())) {
-      return wrap(op("BroadcastTo").addInput(value).addInput(dims).build());
+      return wrap(op("BroadcastTo").addInput(tfArray()).addInput(dims).build());
     }
   }
 
   @Override
   public NDArray flip(int... axes) {
     try (io.tfjni.NDArray ax = intVector(axes)) {
-      return wrap(op("ReverseV2").addInput(value).addInput(ax).build());
+      return wrap(op("ReverseV2").addInput(tfArray()).addInput(ax).build());
     }
   }
 
@@ -1340,7 +1455,7 @@ public class TfjniNDArray implements NDArray {
     }
     io.tfjni.NDArray[] parts;
     try (io.tfjni.NDArray sz = longVector(sizes); io.tfjni.NDArray ax = tf().scalar(a)) {
-      parts = op("SplitV").addInput(value).addInput(sz).addInput(ax)
+      parts = op("SplitV").addInput(tfArray()).addInput(sz).addInput(ax)
           .setAttr("num_split", sizes.length).buildAll();
     }
     NDList out = new NDList(parts.length);
@@ -1383,7 +1498,7 @@ public class TfjniNDArray implements NDArray {
       repeats = full;
     }
     try (io.tfjni.NDArray m = longVector(repeats)) {
-      return wrap(op("Tile").addInput(((TfjniNDArray) source).value).addInput(m).build());
+      return wrap(op("Tile").addInput(((TfjniNDArray) source).tfArray()).addInput(m).build());
     } finally {
       if (expanded != null) {
         expanded.close();
@@ -1471,7 +1586,7 @@ public class TfjniNDArray implements NDArray {
       pairs[2 * axis + 1] = p[2 * i + 1];
     }
     try (io.tfjni.NDArray pads = tf().create(pairs, r, 2); io.tfjni.NDArray v = scalar(padValue)) {
-      return wrap(op("PadV2").addInput(value).addInput(pads).addInput(v).build());
+      return wrap(op("PadV2").addInput(tfArray()).addInput(pads).addInput(v).build());
     }
   }
 
@@ -1560,7 +1675,7 @@ public class TfjniNDArray implements NDArray {
     perm[j] = a2;
     try (NDArray t = transpose(perm); io.tfjni.NDArray k = tf().scalar(offset);
         io.tfjni.NDArray pad = scalar(0)) {
-      return wrap(((TfjniNDArray) t).op("MatrixDiagPartV3").addInput(((TfjniNDArray) t).value)
+      return wrap(((TfjniNDArray) t).op("MatrixDiagPartV3").addInput(((TfjniNDArray) t).tfArray())
           .addInput(k).addInput(pad).build());
     }
   }
@@ -1615,7 +1730,7 @@ public class TfjniNDArray implements NDArray {
     int[] perm = IntStream.range(0, r).toArray();
     perm[a] = r - 1;
     perm[r - 1] = a;
-    try (io.tfjni.NDArray cut = value.slice(new long[r], size);
+    try (io.tfjni.NDArray cut = tfArray().slice(new long[r], size);
         io.tfjni.NDArray moved = cut.transpose(perm);
         io.tfjni.NDArray cast = indexCast(index);
         io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm);
@@ -1639,14 +1754,14 @@ public class TfjniNDArray implements NDArray {
     }
     try (io.tfjni.NDArray cast = indexCast(index);
         io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm)) {
-      return wrap(op("GatherNd").addInput(value).addInput(idx).build());
+      return wrap(op("GatherNd").addInput(tfArray()).addInput(idx).build());
     }
   }
 
   @Override
   public NDArray take(NDManager target, NDArray index) {
     // numpy.take: indices into the flattened array; the result has the index's shape.
-    try (io.tfjni.NDArray flat = value.reshape(-1); io.tfjni.NDArray ax = tf().scalar(0);
+    try (io.tfjni.NDArray flat = tfArray().reshape(-1); io.tfjni.NDArray ax = tf().scalar(0);
         io.tfjni.NDArray cast = indexCast(index)) {
       return wrapIn(target, op("GatherV2").addInput(flat)
           .addInput(cast == null ? tfOf(index) : cast).addInput(ax).build());
@@ -1665,7 +1780,7 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray scatterNd(NDArray indices, NDArray updates) {
-    return wrap(op("TensorScatterUpdate").addInput(value).addInput(tfOf(indices))
+    return wrap(op("TensorScatterUpdate").addInput(tfArray()).addInput(tfOf(indices))
         .addInput(tfOf(updates)).build());
   }
 
@@ -1710,9 +1825,9 @@ public class TfjniNDArray implements NDArray {
           .setAttr("axis", 1L).build());
       io.tfjni.NDArray cut = t.add(tfOf(data).slice(new long[r], is.getShape()));
       io.tfjni.NDArray flatData = t.add(cut.reshape(-1));
-      io.tfjni.NDArray typed = flatData.dataType() == value.dataType() ? flatData
-          : t.add(flatData.cast(value.dataType()));
-      return wrap(op("TensorScatterUpdate").addInput(value).addInput(coordinates)
+      io.tfjni.NDArray typed = flatData.dataType() == tfArray().dataType() ? flatData
+          : t.add(flatData.cast(tfArray().dataType()));
+      return wrap(op("TensorScatterUpdate").addInput(tfArray()).addInput(coordinates)
           .addInput(typed).build());
     }
   }
@@ -1728,7 +1843,7 @@ public class TfjniNDArray implements NDArray {
       return booleanMaskAlong(index, axis);
     }
     try (io.tfjni.NDArray where = tf().opBuilder("Where").addInput(tfOf(index)).build()) {
-      return wrap(op("GatherNd").addInput(value).addInput(where).build());
+      return wrap(op("GatherNd").addInput(tfArray()).addInput(where).build());
     }
   }
 
@@ -1791,8 +1906,8 @@ public class TfjniNDArray implements NDArray {
         return vector.nonzero();
       }
     }
-    try (io.tfjni.NDArray b = asBool(value)) {
-      return wrap(op("Where").addInput(b == null ? value : b).build());
+    try (io.tfjni.NDArray b = asBool(tfArray())) {
+      return wrap(op("Where").addInput(b == null ? tfArray() : b).build());
     }
   }
 
@@ -1819,10 +1934,10 @@ public class TfjniNDArray implements NDArray {
     io.tfjni.DataType t = DataTypes.toTf(type);
     try (io.tfjni.NDArray d = tf().scalar(depth); io.tfjni.NDArray on = tf().scalar(t, onValue);
         io.tfjni.NDArray off = tf().scalar(t, offValue);
-        io.tfjni.NDArray idx = value.dataType() == io.tfjni.DataType.INT32
-            || value.dataType() == io.tfjni.DataType.INT64 ? null
-            : value.cast(io.tfjni.DataType.INT64)) {
-      return wrap(op("OneHot").addInput(idx == null ? value : idx).addInput(d).addInput(on)
+        io.tfjni.NDArray idx = tfArray().dataType() == io.tfjni.DataType.INT32
+            || tfArray().dataType() == io.tfjni.DataType.INT64 ? null
+            : tfArray().cast(io.tfjni.DataType.INT64)) {
+      return wrap(op("OneHot").addInput(idx == null ? tfArray() : idx).addInput(d).addInput(on)
           .addInput(off).setAttr("axis", -1).build());
     }
   }
@@ -1949,9 +2064,9 @@ public class TfjniNDArray implements NDArray {
         long length = p.getShape().get(a);
         size[a] = Math.max(0, length - 1);
         begin[a] = Math.min(1, length);
-        try (io.tfjni.NDArray tail = p.value.slice(begin, size)) {
+        try (io.tfjni.NDArray tail = p.tfArray().slice(begin, size)) {
           begin[a] = 0;
-          try (io.tfjni.NDArray head = p.value.slice(begin, size)) {
+          try (io.tfjni.NDArray head = p.tfArray().slice(begin, size)) {
             result = wrap(op("Sub").addInput(tail).addInput(head).build());
           }
         }

@@ -18,9 +18,9 @@ import java.nio.charset.Charset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * DJL's NDManager over tfjni's eager arrays. Every array it creates holds one tfjni native array;
- * closing the manager closes them (and its sub-managers) at once, with no garbage collector
- * involved.
+ * DJL's NDManager over tfjni's tensors and eager arrays. Every array it creates holds its own
+ * native values (see {@link TfjniNDArray}); closing the manager closes them (and its sub-managers)
+ * at once, with no garbage collector involved.
  */
 public class TfjniNDManager extends BaseNDManager {
   /** Seeds the random arrays: the engine's seed (if set) and a counter. */
@@ -81,6 +81,16 @@ public class TfjniNDManager extends BaseNDManager {
     }
   }
 
+  /** An array owning a tensor that nobody writes from now on (see {@link TfjniNDArray}). */
+  TfjniNDArray wrap(io.tfjni.Tensor value) {
+    try {
+      return new TfjniNDArray(this, value);
+    } catch (RuntimeException e) {
+      value.close();
+      throw e;
+    }
+  }
+
   @Override
   public NDArray create(Buffer data, Shape shape, DataType dataType) {
     if (dataType == DataType.STRING) {
@@ -93,12 +103,13 @@ public class TfjniNDManager extends BaseNDManager {
     long[] dims = shape.getShape();
     if (data instanceof ByteBuffer) {
       ByteBuffer bytes = ((ByteBuffer) data).duplicate().order(ByteOrder.nativeOrder());
-      return wrap(tf().create(tfType, fromBytes(bytes, tfType, size), dims));
+      return wrap(io.tfjni.Tensor.of(tfType, fromBytes(bytes, tfType, size), dims));
     }
     Object values = fromTyped(data, size);
     Class<?> component = values.getClass().getComponentType();
     if (component == tfType.javaComponent()) {
-      return wrap(tf().create(tfType, values, dims));
+      // A tensor only: the eager array is made if an op needs it (see TfjniNDArray).
+      return wrap(io.tfjni.Tensor.of(tfType, values, dims));
     }
     // E.g. an IntBuffer for an INT64 array (DJL accepts any integer buffer): convert.
     io.tfjni.DataType natural = naturalType(component);
@@ -202,7 +213,7 @@ public class TfjniNDManager extends BaseNDManager {
     for (int i = 0; i < data.length; i++) {
       bytes[i] = data[i].getBytes(charset);
     }
-    return wrap(tf().create(bytes, shape.getShape()));
+    return wrap(io.tfjni.Tensor.ofBytes(bytes, shape.getShape()));
   }
 
   @Override

@@ -72,27 +72,26 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
           + inputKeys.size() + " inputs " + inputKeys + ", got " + inputs.size());
     }
     TfjniNDManager manager = (TfjniNDManager) inputs.head().getManager();
+    // The arrays' own tensors are fed (no eager round trip); they stay the arrays'.
     Tensor[] feeds = new Tensor[inputKeys.size()];
+    for (int i = 0; i < feeds.length; i++) {
+      feeds[i] = ((TfjniNDArray) manager.from(pick(inputs, i))).tensor();
+    }
+    // A result per call: its tensors become the output arrays' own (each freed by its array or
+    // its manager), so it is not closed after a successful run, and not shared between threads.
+    RunResult result = predictor.run(feeds);
+    NDList out = new NDList(outputKeys.size());
     try {
-      for (int i = 0; i < feeds.length; i++) {
-        NDArray array = pick(inputs, i);
-        feeds[i] = ((TfjniNDArray) manager.from(array)).tfArray().toTensor();
+      for (int i = 0; i < outputKeys.size(); i++) {
+        TfjniNDArray array = manager.wrap(result.get(i));
+        array.setName(outputKeys.get(i));
+        out.add(array);
       }
-      try (RunResult result = predictor.run(feeds)) {
-        NDList out = new NDList(outputKeys.size());
-        for (int i = 0; i < outputKeys.size(); i++) {
-          TfjniNDArray array = manager.wrap(manager.tf().from(result.get(i)));
-          array.setName(outputKeys.get(i));
-          out.add(array);
-        }
-        return out;
-      }
-    } finally {
-      for (Tensor t : feeds) {
-        if (t != null) {
-          t.close();
-        }
-      }
+      return out;
+    } catch (RuntimeException | Error e) {
+      out.close();
+      result.close();
+      throw e;
     }
   }
 

@@ -11,6 +11,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import io.tfjni.LiveObjects;
 import io.tfjni.TensorFlow;
 import org.junit.jupiter.api.Test;
 
@@ -61,10 +62,13 @@ class EngineTest {
   void inPlaceOpsReplaceTheValueWithoutLeaking() {
     try (NDManager manager = NDManager.newBaseManager()) {
       NDArray a = manager.create(new float[] {1, 2, 3});
-      long before = TensorFlow.liveObjects().tensorHandles();
-      a.addi(1).muli(2).subi(manager.create(new float[] {1, 1, 1}));
-      // The temporary operand (1 array) is the only new handle left.
-      assertEquals(before + 1, TensorFlow.liveObjects().tensorHandles());
+      NDArray ones = manager.create(new float[] {1, 1, 1});
+      LiveObjects before = TensorFlow.liveObjects();  // two tensors (see TfjniNDArray)
+      a.addi(1).muli(2).subi(ones);
+      // a holds one eager array now, its tensor freed by the first replacement; the operand made
+      // its eager array for the op. Nothing else is left.
+      assertEquals(before.tensors() - 1, TensorFlow.liveObjects().tensors());
+      assertEquals(before.tensorHandles() + 2, TensorFlow.liveObjects().tensorHandles());
       assertArrayEquals(new float[] {3, 5, 7}, a.toFloatArray());
     }
   }

@@ -9,15 +9,17 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * A test with a fresh {@link NDManager} per test method; closing it must free every tensor handle
- * the test made, temporaries of composite operations included.
+ * and tensor the test made, temporaries of composite operations included.
  */
 abstract class ManagerTest {
   protected NDManager manager;
   private long handlesBefore;
+  private long tensorsBefore;
 
   @BeforeEach
   void openManager() {
     handlesBefore = TensorFlow.liveObjects().tensorHandles();
+    tensorsBefore = TensorFlow.liveObjects().tensors();
     manager = NDManager.newBaseManager();
   }
 
@@ -25,5 +27,7 @@ abstract class ManagerTest {
   void closeManager() {
     manager.close();
     assertEquals(handlesBefore, TensorFlow.liveObjects().tensorHandles(), "handles left");
+    // Arrays made from Java data hold tensors (see TfjniNDArray).
+    assertEquals(tensorsBefore, TensorFlow.liveObjects().tensors(), "tensors left");
   }
 }
