@@ -9,10 +9,6 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.internal.NDArrayEx;
 import ai.djl.ndarray.types.Shape;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -26,29 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * mode, padding-excluding averages and transposed convolution).
  */
 class LayerOpsTest extends ManagerTest {
-  private static final JsonNode CASES = load();
-
-  private static JsonNode load() {
-    try (InputStream in = LayerOpsTest.class.getResourceAsStream("/djl_layer_goldens.json")) {
-      return new ObjectMapper().readTree(in).get("cases");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+  private static final GoldenCases CASES = new GoldenCases("/djl_layer_goldens.json");
 
   static Stream<String> caseNames() {
-    List<String> names = new ArrayList<>();
-    CASES.forEach(c -> names.add(c.get("name").asText()));
-    return names.stream();
+    return CASES.names();
   }
 
   private static JsonNode byName(String name) {
-    for (JsonNode c : CASES) {
-      if (c.get("name").asText().equals(name)) {
-        return c;
-      }
-    }
-    throw new IllegalArgumentException(name);
+    return CASES.byName(name);
   }
 
   private NDArray input(JsonNode t) {

@@ -17,13 +17,7 @@ import ai.djl.nn.recurrent.RNN;
 import ai.djl.nn.recurrent.RecurrentBlock;
 import ai.djl.training.ParameterStore;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfjni.TensorFlow;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,30 +30,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * PyTorch's formulas).
  */
 class RecurrentTest extends ManagerTest {
-  private static final JsonNode CASES = load();
-
-  private static JsonNode load() {
-    try (InputStream in = RecurrentTest.class.getResourceAsStream(
-        "/djl_recurrent_goldens.json")) {
-      return new ObjectMapper().readTree(in).get("cases");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+  private static final GoldenCases CASES = new GoldenCases("/djl_recurrent_goldens.json");
 
   static Stream<String> caseNames() {
-    List<String> names = new ArrayList<>();
-    CASES.forEach(c -> names.add(c.get("name").asText()));
-    return names.stream();
+    return CASES.names();
   }
 
   private static JsonNode byName(String name) {
-    for (JsonNode c : CASES) {
-      if (c.get("name").asText().equals(name)) {
-        return c;
-      }
-    }
-    throw new IllegalArgumentException(name);
+    return CASES.byName(name);
   }
 
   private NDArray array(JsonNode t) {
