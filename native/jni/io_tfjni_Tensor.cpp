@@ -71,7 +71,7 @@ JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeAllocate(JNIEnv* env, jclass,
 JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeFromArray(JNIEnv* env, jclass, jint dtype, jlongArray shape,
                                                              jobject array, jlong byte_length) {
   return guarded(env, [&] {
-    Tensor tensor = Tensor::allocate(to_dtype(dtype), to_longs(env, shape));
+    Tensor tensor = Tensor::uninitialized(to_dtype(dtype), to_longs(env, shape));
     check_byte_length(tensor, byte_length);
     // Java passes a primitive array (declared Object, one native for every element type).
     copy_with_array(env, static_cast<jarray>(array), tensor.data(), tensor.byte_size(), true);

@@ -2,6 +2,7 @@
 
 #include <tensorflow/c/tf_tstring.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -35,6 +36,34 @@ TF_Tensor* new_tensor_or_throw(TF_DataType dtype, std::span<const int64_t> dims,
   if (t == nullptr) throw_invalid_argument("TensorFlow refused to create a " + dtype_name(dtype) +
                                            " tensor of shape " +
                                            shape_string({dims.begin(), dims.end()}));
+  return t;
+}
+
+// TensorFlow's own TF_AllocateTensor takes its memory from posix_memalign, which in glibc
+// carves an aligned block out of a larger one on every call: about ten times the
+// instructions of a plain malloc, and more again to free it (callgrind, a 3 KB input per
+// DJL predict: 1,550 against ~150). A malloc with room to round the address up gives the
+// same alignment; the block's own address travels as the release argument.
+void release_aligned(void*, size_t, void* block) { std::free(block); }
+
+TF_Tensor* new_aligned_tensor(TF_DataType dtype, std::span<const int64_t> dims, size_t length) {
+  if (length > std::numeric_limits<size_t>::max() - kAlignment) throw std::bad_alloc();
+  void* block = std::malloc(length + kAlignment - 1);
+  if (block == nullptr) {
+    throw_error(TF_RESOURCE_EXHAUSTED, "could not allocate " + std::to_string(length) +
+                                           " bytes for a " + dtype_name(dtype) + " tensor of shape " +
+                                           shape_string({dims.begin(), dims.end()}));
+  }
+  auto address = (reinterpret_cast<uintptr_t>(block) + kAlignment - 1) & ~uintptr_t{kAlignment - 1};
+  TF_Tensor* t = TF_NewTensor(dtype, dims.data(), static_cast<int>(dims.size()),
+                              reinterpret_cast<void*>(address), length, release_aligned, block);
+  // TF_NewTensor fails only on a length short of the shape (checked by the caller), before it
+  // takes the memory; free it here in that case.
+  if (t == nullptr) {
+    std::free(block);
+    throw_invalid_argument("TensorFlow refused to create a " + dtype_name(dtype) +
+                           " tensor of shape " + shape_string({dims.begin(), dims.end()}));
+  }
   return t;
 }
 
@@ -86,21 +115,20 @@ Tensor Tensor::adopt(TF_Tensor* tensor) {
   return Tensor(tensor);
 }
 
-Tensor Tensor::allocate(TF_DataType dtype, std::span<const int64_t> dims) {
+Tensor Tensor::uninitialized(TF_DataType dtype, std::span<const int64_t> dims) {
   if (dtype == TF_STRING) throw_invalid_argument("string tensors are created from their values");
   size_t length = checked_byte_size(dtype, dims);
-  TF_Tensor* t = TF_AllocateTensor(dtype, dims.data(), static_cast<int>(dims.size()), length);
-  if (t == nullptr) throw std::bad_alloc();
-  // TensorFlow's allocator returns a tensor without memory when it cannot get
-  // `length` bytes: say so instead of writing through a null pointer.
-  if (length > 0 && TF_TensorData(t) == nullptr) {
-    TF_DeleteTensor(t);
-    throw_error(TF_RESOURCE_EXHAUSTED, "could not allocate " + std::to_string(length) +
-                                           " bytes for a " + dtype_name(dtype) + " tensor of shape " +
-                                           shape_string({dims.begin(), dims.end()}));
+  if (length == 0) {
+    TF_Tensor* t = TF_AllocateTensor(dtype, dims.data(), static_cast<int>(dims.size()), 0);
+    if (t == nullptr) throw std::bad_alloc();
+    return Tensor(t);
   }
-  Tensor tensor(t);
-  if (length > 0) std::memset(tensor.data(), 0, length);
+  return Tensor(new_aligned_tensor(dtype, dims, length));
+}
+
+Tensor Tensor::allocate(TF_DataType dtype, std::span<const int64_t> dims) {
+  Tensor tensor = uninitialized(dtype, dims);
+  if (tensor.byte_size() > 0) std::memset(tensor.data(), 0, tensor.byte_size());
   return tensor;
 }
 
@@ -114,7 +142,7 @@ Tensor Tensor::copy_of(TF_DataType dtype, std::span<const int64_t> dims, const v
                            dtype_name(dtype) + " needs " + std::to_string(needed) + " bytes, got " +
                            std::to_string(byte_size));
   }
-  Tensor tensor = allocate(dtype, dims);
+  Tensor tensor = uninitialized(dtype, dims);
   if (byte_size > 0) std::memcpy(tensor.data(), data, byte_size);
   return tensor;
 }

@@ -63,6 +63,36 @@ TEST_F(TensorTest, AllocateEveryFixedSizeDtypeZeroFilledAndAligned) {
   }
 }
 
+// allocate and uninitialized take their memory from malloc and round the address up
+// themselves: every size must come out aligned, and writing all of it must stay in bounds
+// (the sanitizer builds check the latter).
+TEST_F(TensorTest, UninitializedIsAlignedForEverySize) {
+  for (int64_t n = 1; n <= 300; ++n) {
+    SCOPED_TRACE(n);
+    const std::vector<int64_t> dims{n};
+    Tensor t = Tensor::uninitialized(TF_UINT8, dims);
+    ASSERT_EQ(t.byte_size(), static_cast<size_t>(n));
+    EXPECT_TRUE(is_aligned(t.data(), 64)) << t.data();
+    EXPECT_EQ(t.data(), TF_TensorData(t.get()));
+    std::memset(t.data(), 0xAB, t.byte_size());
+  }
+}
+
+// malloc hands back freed memory as it was: allocate must still zero what a dropped
+// tensor left behind.
+TEST_F(TensorTest, AllocateZeroesRecycledMemory) {
+  const std::vector<int64_t> dims{64};
+  for (int round = 0; round < 20; ++round) {
+    {
+      Tensor dirty = Tensor::uninitialized(TF_FLOAT, dims);
+      std::memset(dirty.data(), 0xFF, dirty.byte_size());
+    }
+    Tensor clean = Tensor::allocate(TF_FLOAT, dims);
+    const auto* bytes = static_cast<const unsigned char*>(clean.data());
+    for (size_t i = 0; i < clean.byte_size(); ++i) ASSERT_EQ(bytes[i], 0) << "round " << round << " byte " << i;
+  }
+}
+
 TEST_F(TensorTest, AllocateScalarAndEmpty) {
   Tensor scalar = Tensor::allocate(TF_DOUBLE, {});
   EXPECT_EQ(scalar.rank(), 0);

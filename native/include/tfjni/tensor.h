@@ -25,8 +25,10 @@ class Tensor {
 
   // Takes ownership of a tensor the C API returned (must not be null).
   static Tensor adopt(TF_Tensor* tensor);
-  // A zero-filled tensor in TensorFlow's aligned memory (fixed-size dtypes).
+  // A zero-filled tensor in 64-byte aligned memory (fixed-size dtypes).
   static Tensor allocate(TF_DataType dtype, std::span<const int64_t> dims);
+  // As allocate, not zeroed: for a caller that writes every byte before the tensor is used.
+  static Tensor uninitialized(TF_DataType dtype, std::span<const int64_t> dims);
   // A tensor holding a copy of `byte_size` bytes (must match the shape).
   static Tensor copy_of(TF_DataType dtype, std::span<const int64_t> dims, const void* data,
                         size_t byte_size);
