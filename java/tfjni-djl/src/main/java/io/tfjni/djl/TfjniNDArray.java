@@ -53,7 +53,7 @@ public class TfjniNDArray implements NDArray {
     this.eager = value;
     this.manager = manager;
     this.uid = nextUid();
-    manager.attachInternal(uid, this);
+    manager.attachArray(uid, this);
   }
 
   /** An array owning {@code value}, which nobody writes from now on. */
@@ -61,7 +61,7 @@ public class TfjniNDArray implements NDArray {
     this.tensor = value;
     this.manager = manager;
     this.uid = nextUid();
-    manager.attachInternal(uid, this);
+    manager.attachArray(uid, this);
   }
 
   /**

@@ -71,6 +71,41 @@ public class TfjniNDManager extends BaseNDManager {
     return child;
   }
 
+  // DJL's BaseNDManager checks every attach and detach against the temporarily attached resources
+  // (ConcurrentHashMap.compute, which also allocates that map's table). With none, the usual case,
+  // a put or a remove does the same; a predict attaches and detaches three times.
+
+  @Override
+  public synchronized void attachUncappedInternal(String resourceId, AutoCloseable resource) {
+    if (!tempResources.isEmpty()) {
+      super.attachUncappedInternal(resourceId, resource);
+      return;
+    }
+    if (closed.get()) {
+      throw new IllegalStateException("cannot attach " + resourceId + " to " + getName()
+          + ": the manager is closed");
+    }
+    resources.put(resourceId, resource);
+  }
+
+  @Override
+  public synchronized void detachInternal(String resourceId) {
+    if (!tempResources.isEmpty() || closed.get()) {
+      super.detachInternal(resourceId);
+      return;
+    }
+    resources.remove(resourceId);
+  }
+
+  /** Attaches one array (DJL's {@code attachInternal} takes varargs: an array per call). */
+  synchronized void attachArray(String uid, TfjniNDArray array) {
+    if (capped.get()) {
+      throw new IllegalStateException("cannot attach array " + uid + " to " + getName()
+          + ": the manager is capped (no new resources)");
+    }
+    attachUncappedInternal(uid, array);
+  }
+
   /** Wraps a native array of the engine's tfjni manager into this manager. */
   TfjniNDArray wrap(io.tfjni.NDArray value) {
     try {

@@ -58,6 +58,66 @@ class EngineTest {
     assertEquals(before, TensorFlow.liveObjects().tensorHandles());
   }
 
+  /** A temporary attach returns the array to its manager when the temporary one closes. */
+  @Test
+  void tempAttachLendsAnArrayAndGivesItBack() {
+    LiveObjects before = TensorFlow.liveObjects();
+    try (NDManager owner = NDManager.newBaseManager()) {
+      NDArray lent = owner.create(new float[] {1, 2});
+      try (NDManager borrower = NDManager.newBaseManager()) {
+        lent.tempAttach(borrower);
+        assertEquals(borrower, lent.getManager());
+        // Made while the owner has a lent-out array: still the owner's.
+        NDArray made = owner.create(new float[] {3});
+        assertEquals(owner, made.getManager());
+      }
+      assertEquals(owner, lent.getManager());
+      assertArrayEquals(new float[] {1, 2}, lent.toFloatArray());
+      NDArray moved = owner.create(new float[] {4});
+      try (NDManager other = NDManager.newBaseManager()) {
+        moved.attach(other);
+      }
+      assertTrue(moved.isReleased(), "closed with the manager it moved to");
+      assertTrue(!lent.isReleased());
+      // Re-attached where it is lent, an array stays lent (DJL's BaseNDManager does the same).
+      NDArray relent = owner.create(new float[] {5});
+      try (NDManager borrower = NDManager.newBaseManager()) {
+        relent.tempAttach(borrower);
+        relent.attach(borrower);
+      }
+      assertEquals(owner, relent.getManager());
+      assertArrayEquals(new float[] {5}, relent.toFloatArray());
+      // Detached while lent, it is not given back: the caller owns it now.
+      NDArray taken = owner.create(new float[] {6});
+      try (NDManager borrower = NDManager.newBaseManager()) {
+        taken.tempAttach(borrower);
+        taken.detach();
+      }
+      assertTrue(taken.getManager() != owner, "not returned to " + owner);
+      taken.close();
+    }
+    assertEquals(before, TensorFlow.liveObjects());
+  }
+
+  /** No array joins a closed or capped manager, and none is leaked trying. */
+  @Test
+  void closedAndCappedManagersRefuseNewArraysWithoutLeaking() {
+    LiveObjects before = TensorFlow.liveObjects();
+    NDManager closed = NDManager.newBaseManager();
+    closed.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> closed.create(new float[] {1}));
+    assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    assertEquals(before, TensorFlow.liveObjects(), "after a create on a closed manager");
+    try (NDManager capped = NDManager.newBaseManager()) {
+      NDArray a = capped.create(new float[] {2});
+      capped.cap();
+      e = assertThrows(IllegalStateException.class, () -> a.add(1));
+      assertTrue(e.getMessage().contains("capped"), e.getMessage());
+    }
+    assertEquals(before, TensorFlow.liveObjects(), "after an op on a capped manager");
+  }
+
   @Test
   void inPlaceOpsReplaceTheValueWithoutLeaking() {
     try (NDManager manager = NDManager.newBaseManager()) {
