@@ -51,7 +51,11 @@ public final class SessionOptions {
     return new SessionOptions();
   }
 
-  /** Threads one op may use (0: TensorFlow chooses, usually the core count). */
+  /**
+   * Threads one op may use (0: TensorFlow chooses, usually the core count). TensorFlow sizes this
+   * pool when the first session of the process starts (the first eager context sizes its own):
+   * later counts are ignored, with {@link #usePerSessionThreads(boolean)} too.
+   */
   public SessionOptions intraOpThreads(int threads) {
     intraOpThreads = requireThreads(threads);
     return this;
@@ -60,7 +64,9 @@ public final class SessionOptions {
   /**
    * Threads that run independent ops at once (0: TensorFlow chooses), or {@link #CALLER_THREAD}
    * (-1): no inter-op pool, every op runs on the thread that called the run, as with
-   * {@link #runOnCallerThread()}. Other negative counts are rejected.
+   * {@link #runOnCallerThread()}. Other negative counts are rejected. TensorFlow sizes its shared
+   * inter-op pool for the first session of the process; a count given to a later session takes
+   * effect only in a pool of its own ({@link #usePerSessionThreads(boolean)}).
    */
   public SessionOptions interOpThreads(int threads) {
     if (threads < 0 && threads != CALLER_THREAD) {

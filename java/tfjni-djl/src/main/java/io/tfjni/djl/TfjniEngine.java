@@ -77,17 +77,39 @@ public final class TfjniEngine extends Engine {
     }
   }
 
-  /** Applies the thread-count system properties, if set, to {@code options}. */
+  /**
+   * Applies the thread-count system properties, if set, to {@code options}; a value that is not
+   * a valid count is an IllegalArgumentException naming the property.
+   */
   static SessionOptions threadOptions(SessionOptions options) {
-    Integer inter = Integer.getInteger(INTEROP_THREADS);
-    Integer intra = Integer.getInteger(INTRAOP_THREADS);
-    if (inter != null) {
-      options.interOpThreads(inter);
-    }
-    if (intra != null) {
-      options.intraOpThreads(intra);
+    Integer inter = threadProperty(INTEROP_THREADS);
+    Integer intra = threadProperty(INTRAOP_THREADS);
+    try {
+      if (inter != null) {
+        options.interOpThreads(inter);
+      }
+      if (intra != null) {
+        options.intraOpThreads(intra);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the system properties " + INTEROP_THREADS + "="
+          + inter + " / " + INTRAOP_THREADS + "=" + intra + " are not valid thread counts: "
+          + e.getMessage(), e);
     }
     return options;
+  }
+
+  private static Integer threadProperty(String name) {
+    String text = System.getProperty(name);
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("the system property " + name
+          + " must be an integer thread count, got '" + text + "'", e);
+    }
   }
 
   /** Which TensorFlow engine this is: "tfjni VERSION (libtensorflow PATH)". */

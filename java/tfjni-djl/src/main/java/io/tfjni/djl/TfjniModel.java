@@ -26,8 +26,9 @@ import java.util.stream.Collectors;
  * TensorFlow engine reads them: {@code Tags} (String[] or comma-separated String, default
  * "serve"), {@code SignatureDefKey} (default "serving_default"; an unknown key is an error that
  * lists the model's keys) and {@code ConfigProto} (serialized bytes, their Base64 text, or any
- * object with a {@code toByteArray()} method such as a protobuf ConfigProto). The init ops run
- * once, at load. The thread counts of the session default to the system properties
+ * object with a {@code toByteArray()} method such as a protobuf ConfigProto) and
+ * {@code InterOpThreads} (see {@link ModelThreads}). The init ops run once, at load. Without a
+ * ConfigProto the session's thread counts come from the system properties
  * {@code ai.djl.tensorflow.num_interop_threads} / {@code num_intraop_threads}.
  */
 public class TfjniModel extends BaseModel {
@@ -58,7 +59,7 @@ public class TfjniModel extends BaseModel {
     wasLoaded = true;
     String[] tags = {SavedModel.DEFAULT_TAG};
     String signatureKey = DEFAULT_SIGNATURE;
-    SessionOptions sessionOptions = TfjniEngine.threadOptions(SessionOptions.defaults());
+    SessionOptions sessionOptions = SessionOptions.defaults();
     List<String> graphInputs = null;
     List<String> graphOutputs = null;
     if (options != null) {
@@ -72,14 +73,20 @@ public class TfjniModel extends BaseModel {
       }
       Object config = options.get("ConfigProto");
       if (config != null) {
+        // As in DJL's engine, a ConfigProto replaces the thread system properties.
         sessionOptions.rawConfigProto(configBytes(config));
+      } else {
+        TfjniEngine.threadOptions(sessionOptions);
       }
+      ModelThreads.apply(options, sessionOptions);
       if (options.get("Inputs") != null) {
         graphInputs = Arrays.asList(names(options.get("Inputs")));
       }
       if (options.get("Outputs") != null) {
         graphOutputs = Arrays.asList(names(options.get("Outputs")));
       }
+    } else {
+      TfjniEngine.threadOptions(sessionOptions);
     }
     Path graphDef = findGraphDef(name);
     if (graphDef != null) {
