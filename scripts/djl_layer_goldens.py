@@ -238,6 +238,9 @@ case("interpolation area", "interpolation", [xi],
 case("interpolation bicubic", "interpolation", [xi],
      first(tf.image.resize(last(xi), [5, 8], "bicubic", antialias=True)), size=[5, 8], mode=3,
      alignCorners=False)
+case("interpolation bicubic align corners", "interpolation", [xi],
+     first(tf.compat.v1.image.resize_bicubic(last(xi), [7, 9], align_corners=True)),
+     size=[7, 9], mode=3, alignCorners=True)
 
 with open(OUT, "w") as f:
     json.dump({"generator": "scripts/djl_layer_goldens.py", "tensorflow": tf.__version__,

@@ -282,8 +282,10 @@ final class Layers {
       throw new UnsupportedOperationException("interpolation mode " + mode
           + " is not supported (NEAREST, BILINEAR, AREA, BICUBIC are)");
     }
-    if (alignCorners && mode != 1) {
-      throw new UnsupportedOperationException("alignCorners is implemented for BILINEAR only");
+    if (alignCorners && (mode == 0 || mode == 2)) {
+      // As PyTorch's interpolate: corners are points of the interpolating modes only.
+      throw new IllegalArgumentException("alignCorners applies to BILINEAR and BICUBIC, not to "
+          + (mode == 0 ? "NEAREST" : "AREA"));
     }
     try (Temporaries t = new Temporaries()) {
       NDArray last = t.add(channelsLast(tf, x));
@@ -297,8 +299,8 @@ final class Layers {
       } else if (mode == 2) {
         resized = t.add(tf.opBuilder("ResizeArea").addInput(input).addInput(dims).build());
       } else if (alignCorners) {
-        resized = t.add(tf.opBuilder("ResizeBilinear").addInput(input).addInput(dims)
-            .setAttr("align_corners", true).build());
+        resized = t.add(tf.opBuilder(mode == 1 ? "ResizeBilinear" : "ResizeBicubic")
+            .addInput(input).addInput(dims).setAttr("align_corners", true).build());
       } else {
         float[] scale = {(float) size[0] / shape[2], (float) size[1] / shape[3]};
         NDArray scales = t.add(tf.create(scale, 2));

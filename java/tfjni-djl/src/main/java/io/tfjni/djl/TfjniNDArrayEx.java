@@ -396,7 +396,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
    * Resizes the last two axes of (N, C, H, W) to {@code size} (height, width) as PyTorch's
    * interpolate: NEAREST floors (no half-pixel shift), BILINEAR and BICUBIC antialias when they
    * shrink (ScaleAndTranslate; bicubic with TensorFlow's Keys kernel, a = -0.5, where PyTorch
-   * uses -0.75), AREA averages (ResizeArea); alignCorners (bilinear only) uses ResizeBilinear.
+   * uses -0.75), AREA averages (ResizeArea); alignCorners maps corner to corner through
+   * ResizeBilinear or ResizeBicubic and, as in PyTorch, is refused for NEAREST and AREA.
    */
   @Override
   public NDArray interpolation(long[] size, int mode, boolean alignCorners) {

@@ -129,6 +129,11 @@ class LayerOpsTest extends ManagerTest {
       assertArrayEquals(new float[] {0, 0, 1, 1}, nearest.toFloatArray());
       assertThrows(UnsupportedOperationException.class,
           () -> row.getNDArrayInternal().interpolation(new long[] {1, 4}, 7, false));
+      for (int cornerless : new int[] {0, 2}) {  // NEAREST, AREA: no corners to align
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> row.getNDArrayInternal().interpolation(new long[] {1, 4}, cornerless, true));
+        assertTrue(e.getMessage().contains("alignCorners"), e.getMessage());
+      }
     }
   }
 
