@@ -7,6 +7,7 @@
 # for every contender and spin while idle for as long as scheduling makes them (so they are left out).
 #   c_api, core            native/bench/call_instructions.cpp (the floor; tfjni's C++ Runner)
 #   tfjniFast, tfjniMap, tfJava, tfJavaRunner   io.tfjni.bench.CallLoop in a JVM (after JIT warm-up)
+#   tfjniDjl                DJL's Predictor.predict through tfjni-djl (CallLoop, DjlBench's translator)
 #
 #   scripts/bench-instructions.sh [CASE...]        (default: mlp_b1)
 #
@@ -41,7 +42,7 @@ for threading in $THREADINGS; do
 done
 for contender in $CONTENDERS; do
   case "$contender" in
-    c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner) ;;
+    c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner | tfjniDjl) ;;
     *) echo "bench-instructions.sh: unknown contender '$contender' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -93,9 +93,16 @@ case "$mode" in
     exec java $BENCH_JVM_FLAGS $PROPS -cp "$JAR" io.tfjni.bench.RssProbe "$@"
     ;;
   calls)
-    # The marks library is built with the C++ benchmarks (build/bench).
-    exec ${BENCH_JAVA_PREFIX:-} java $BENCH_JVM_FLAGS $PROPS \
-      -Dtfjni.bench.callgrindMarks="$BUILD/bench/libcallgrind_marks.so" -cp "$JAR" io.tfjni.bench.CallLoop "$@"
+    cp=$JAR
+    if [[ "$1" == tfjniDjl ]]; then
+      # tfjni-djl and DJL's API are not in the benchmarks jar (bench-djl.sh resolves them too).
+      cp+=":$(maven_classpath "$BUILD/bench-results/deps-calls-tfjni-djl" io.tfjni:tfjni-djl:0.1.0-SNAPSHOT)"
+    fi
+    # The marks library is built with the C++ benchmarks (build/bench). -Xbatch compiles in the
+    # foreground: under valgrind a background compile may not finish within the warm-up, and the
+    # counts would then include interpreted or C1 code.
+    exec ${BENCH_JAVA_PREFIX:-} java -Xbatch $BENCH_JVM_FLAGS $PROPS -Dai.djl.offline=true \
+      -Dtfjni.bench.callgrindMarks="$BUILD/bench/libcallgrind_marks.so" -cp "$cp" io.tfjni.bench.CallLoop "$@"
     ;;
   paired)
     # The floor's JNI library is built with the C++ benchmarks (build/bench, target floor_loop).

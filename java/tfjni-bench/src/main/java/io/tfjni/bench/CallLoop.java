@@ -10,7 +10,8 @@ import java.util.Locale;
  * contender's Java and native code, TensorFlow's pools, and whatever the JVM's own threads did
  * meanwhile (nothing allocates on the fast path, so no GC runs there).
  *
- * <p>Usage: {@code CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE WARMUP CALLS [THREADING]}
+ * <p>Usage:
+ * {@code CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner|tfjniDjl CASE WARMUP CALLS [THREADING]}
  * (THREADING {@code pooled}, the default, or {@code caller}: see {@link CaseParam#threading}), with
  * {@code -Dtfjni.bench.models} and {@code -Dtfjni.bench.callgrindMarks=path/to/libcallgrind_marks.so}.
  */
@@ -22,8 +23,8 @@ public final class CallLoop {
 
   public static void main(String[] args) {
     if (args.length != 4 && args.length != 5) {
-      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE WARMUP CALLS"
-          + " [pooled|caller]");
+      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner|tfjniDjl CASE"
+          + " WARMUP CALLS [pooled|caller]");
       System.exit(2);
     }
     String threading = args.length == 5 ? args[4] : "pooled";

@@ -49,9 +49,50 @@ final class Contender implements AutoCloseable {
         caller.setUp(model);
         return new Contender(model::close, caller);
       }
+      case "tfjniDjl" -> {
+        return openDjl(caseName, threading);
+      }
       default -> throw new IllegalArgumentException("unknown contender '" + contender
-          + "'; expected tfjniMap, tfjniFast, tfJava or tfJavaRunner");
+          + "'; expected tfjniMap, tfjniFast, tfJava, tfJavaRunner or tfjniDjl");
     }
+  }
+
+  /**
+   * DJL's {@code Predictor.predict} through tfjni-djl ({@link DjlBench}), which must be on the class
+   * path (the benchmarks jar leaves it out). Its threads come from the system properties both DJL
+   * engines read, set here as bench-djl.sh sets them.
+   */
+  private static Contender openDjl(String caseName, String threading) {
+    System.setProperty("ai.djl.tensorflow.num_intraop_threads",
+        Integer.toString(CaseParam.INTRA_OP_THREADS));
+    System.setProperty("ai.djl.tensorflow.num_interop_threads",
+        Integer.toString(CaseParam.interOpThreads(threading)));
+    DjlBench.Loaded model = new DjlBench.Loaded();
+    model.caseName = caseName;
+    model.engine = "tfjni";
+    DjlBench.Caller caller = new DjlBench.Caller();
+    try {
+      model.open();
+      caller.setUp(model);
+    } catch (Exception e) {
+      model.close();
+      throw new IllegalStateException("cannot open tfjniDjl on " + caseName, e);
+    }
+    return new Contender(model::close, new Caller() {
+      @Override
+      public float call() {
+        try {
+          return caller.call();
+        } catch (ai.djl.translate.TranslateException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+
+      @Override
+      public void close() {
+        caller.close();
+      }
+    });
   }
 
   @Override
