@@ -35,11 +35,8 @@ V=0.1.0-SNAPSHOT
 JMH=$(classpath jmh org.openjdk.jmh:jmh-core:1.37)
 CLASSES="$ROOT/java/tfjni-bench/target/classes"
 CP_TFJNI="$CLASSES:$JMH:$(classpath tfjni io.tfjni:tfjni-djl:$V)"
-CP_DJL="$CLASSES:$JMH:$(classpath djl ai.djl.tensorflow:tensorflow-engine:0.36.0 \
-  org.tensorflow:tensorflow-core-native:1.0.0-rc.1:linux-x86_64)"
-NATIVE="$OUT/deps/tensorflow-core-native"
-mkdir -p "$NATIVE"
-unzip -q -o -j "$REPO/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar" '*.so*' -d "$NATIVE"
+CP_DJL="$CLASSES:$JMH:$(djl_tensorflow_engine "$OUT/deps/djl")" || exit 1
+NATIVE="$OUT/deps/djl/tensorflow-core-native"
 
 MODELS=$(bench_models_dir); [[ -f "$MODELS/.complete" ]] || MODELS=$("$ROOT/scripts/bench-models.sh")
 COMMON="-Dtfjni.bench.models=$MODELS -Dai.djl.offline=true"

@@ -7,7 +7,8 @@
 # for every contender and spin while idle for as long as scheduling makes them (so they are left out).
 #   c_api, core            native/bench/call_instructions.cpp (the floor; tfjni's C++ Runner)
 #   tfjniFast, tfjniMap, tfJava, tfJavaRunner   io.tfjni.bench.CallLoop in a JVM (after JIT warm-up)
-#   tfjniDjl                DJL's Predictor.predict through tfjni-djl (CallLoop, DjlBench's translator)
+#   tfjniDjl, djlTf         DJL's Predictor.predict (CallLoop, DjlBench's translator) through
+#                           tfjni-djl or DJL's own TensorFlow engine 0.36.0 (TensorFlow 2.16.1)
 #
 #   scripts/bench-instructions.sh [CASE...]        (default: mlp_b1)
 #
@@ -42,7 +43,7 @@ for threading in $THREADINGS; do
 done
 for contender in $CONTENDERS; do
   case "$contender" in
-    c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner | tfjniDjl) ;;
+    c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner | tfjniDjl | djlTf) ;;
     *) echo "bench-instructions.sh: unknown contender '$contender' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -52,9 +53,17 @@ MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"
 if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
   step "Building call_instructions and the callgrind marks (build/bench)"
   build_bench "$BUILD/bench-configure.log" call_instructions callgrind_marks
-  [[ " $CONTENDERS " != *" tf"* ]] || "$ROOT/scripts/bench-java.sh" build
+  # Every contender but the native two runs in a JVM.
+  [[ -z "$(echo " $CONTENDERS " | sed 's/ c_api / /g; s/ core / /g' | tr -d ' ')" ]] ||
+    "$ROOT/scripts/bench-java.sh" build
 fi
 mkdir -p "$OUT"
+if [[ " $CONTENDERS " == *" djlTf "* ]]; then
+  # Under valgrind, DJL's engine crashes the JVM at its first null met by an implicit null check
+  # in JIT code (a SIGSEGV the JVM does not recognise as its own there): every JVM contender of
+  # such a run gets explicit null checks instead, so that their counts stay comparable.
+  export BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch} -XX:+UnlockDiagnosticVMOptions -XX:-ImplicitNullChecks"
+fi
 
 # "TOTAL SESSION_RUN": the instructions of the dump the program marked "measured" (its "summary:"
 # line) and those under TF_SessionRun.

@@ -93,11 +93,16 @@ case "$mode" in
     exec java $BENCH_JVM_FLAGS $PROPS -cp "$JAR" io.tfjni.bench.RssProbe "$@"
     ;;
   calls)
+    # DJL's engines are not in the benchmarks jar; DJL's own brings TensorFlow Java classes of
+    # its own, so it runs from the benchmark classes and its class path (as in bench-djl.sh).
     cp=$JAR
-    if [[ "$1" == tfjniDjl ]]; then
-      # tfjni-djl and DJL's API are not in the benchmarks jar (bench-djl.sh resolves them too).
-      cp+=":$(maven_classpath "$BUILD/bench-results/deps-calls-tfjni-djl" io.tfjni:tfjni-djl:0.1.0-SNAPSHOT)"
-    fi
+    case "$1" in
+      tfjniDjl) cp+=":$(maven_classpath "$BUILD/bench-results/deps-calls-tfjni-djl" io.tfjni:tfjni-djl:0.1.0-SNAPSHOT)" ;;
+      djlTf)
+        deps="$BUILD/bench-results/deps-calls-djl-tf"
+        cp="$ROOT/java/tfjni-bench/target/classes:$(djl_tensorflow_engine "$deps")" || exit 1
+        export TENSORFLOW_LIBRARY_PATH="$deps/tensorflow-core-native" OPT_OUT_TRACKING=true ;;
+    esac
     # The marks library is built with the C++ benchmarks (build/bench). -Xbatch compiles in the
     # foreground: under valgrind a background compile may not finish within the warm-up, and the
     # counts would then include interpreted or C1 code.

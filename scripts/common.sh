@@ -101,3 +101,19 @@ maven_classpath() {
     dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null) || return 1
   cat "$dir/cp.txt"
 }
+
+# DJL's own TensorFlow engine 0.36.0 as a DJL user runs it, for comparisons: prints its class path
+# (resolved in DIR) and extracts TensorFlow Java's native libraries (1.0.0-rc.1, TensorFlow
+# 2.16.1) into DIR/tensorflow-core-native, the directory to give it as TENSORFLOW_LIBRARY_PATH
+# (it would download them from a host this machine cannot reach): djl_tensorflow_engine DIR
+djl_tensorflow_engine() {
+  local dir=$1 cp native="$1/tensorflow-core-native"
+  local jar="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar"
+  cp=$(maven_classpath "$dir" ai.djl.tensorflow:tensorflow-engine:0.36.0 \
+    org.tensorflow:tensorflow-core-native:1.0.0-rc.1:linux-x86_64) || return 1
+  if [[ ! -f "$native/libjnitensorflow.so" ]]; then
+    mkdir -p "$native"
+    unzip -q -o -j "$jar" '*.so*' -d "$native" || return 1
+  fi
+  echo "$cp"
+}

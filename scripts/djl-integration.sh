@@ -42,14 +42,8 @@ if [[ $ENGINE == tfjni ]]; then
   CP="$REPO/io/tfjni/tfjni/$V/tfjni-$V.jar:$REPO/io/tfjni/tfjni-djl/$V/tfjni-djl-$V.jar"
   PROPS=(-Dtfjni.tensorflow.dir="$(tensorflow_dir)")
 else
-  CP=$(classpath djl-tf ai.djl.tensorflow:tensorflow-engine:0.36.0 \
-    org.tensorflow:tensorflow-core-native:1.0.0-rc.1:linux-x86_64)
-  NATIVE="$OUT/tensorflow-core-native"
-  if [[ ! -f "$NATIVE/libjnitensorflow.so" ]]; then
-    mkdir -p "$NATIVE"
-    unzip -q -o -j "$REPO/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar" '*.so*' -d "$NATIVE"
-  fi
-  ENV=(TENSORFLOW_LIBRARY_PATH="$NATIVE")
+  CP=$(djl_tensorflow_engine "$OUT/deps-djl-tf") || exit 1
+  ENV=(TENSORFLOW_LIBRARY_PATH="$OUT/deps-djl-tf/tensorflow-core-native")
 fi
 
 LOG="$OUT/$ENGINE-$API.log"

@@ -50,33 +50,37 @@ final class Contender implements AutoCloseable {
         return new Contender(model::close, caller);
       }
       case "tfjniDjl" -> {
-        return openDjl(caseName, threading);
+        return openDjl("tfjni", caseName, threading);
+      }
+      case "djlTf" -> {
+        return openDjl("djl", caseName, threading);
       }
       default -> throw new IllegalArgumentException("unknown contender '" + contender
-          + "'; expected tfjniMap, tfjniFast, tfJava, tfJavaRunner or tfjniDjl");
+          + "'; expected tfjniMap, tfjniFast, tfJava, tfJavaRunner, tfjniDjl or djlTf");
     }
   }
 
   /**
-   * DJL's {@code Predictor.predict} through tfjni-djl ({@link DjlBench}), which must be on the class
-   * path (the benchmarks jar leaves it out). Its threads come from the system properties both DJL
-   * engines read, set here as bench-djl.sh sets them.
+   * DJL's {@code Predictor.predict} ({@link DjlBench}) through {@code engine}: "tfjni"
+   * (tfjni-djl) or "djl" (DJL's own TensorFlow engine), which must be on the class path (the
+   * benchmarks jar leaves both out). Its threads come from the system properties both DJL engines
+   * read, set here as bench-djl.sh sets them.
    */
-  private static Contender openDjl(String caseName, String threading) {
+  private static Contender openDjl(String engine, String caseName, String threading) {
     System.setProperty("ai.djl.tensorflow.num_intraop_threads",
         Integer.toString(CaseParam.INTRA_OP_THREADS));
     System.setProperty("ai.djl.tensorflow.num_interop_threads",
         Integer.toString(CaseParam.interOpThreads(threading)));
     DjlBench.Loaded model = new DjlBench.Loaded();
     model.caseName = caseName;
-    model.engine = "tfjni";
+    model.engine = engine;
     DjlBench.Caller caller = new DjlBench.Caller();
     try {
       model.open();
       caller.setUp(model);
     } catch (Exception e) {
       model.close();
-      throw new IllegalStateException("cannot open tfjniDjl on " + caseName, e);
+      throw new IllegalStateException("cannot open DJL's engine " + engine + " on " + caseName, e);
     }
     return new Contender(model::close, new Caller() {
       @Override
