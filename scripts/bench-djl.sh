@@ -10,11 +10,13 @@
 # a session's ops on the calling thread). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table,
 # with the ratios).
 #
-#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~12 min, BENCH_QUICK=1 ~6)
+#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~16 min, BENCH_QUICK=1 ~8)
 #   BENCH_DJL_THREADINGS="pooled caller" (default), BENCH_DJL_CASES=mlp_b1,cnn_b1 (default)
-#   BENCH_DJL_ROUNDS=3 (default): the target rows (mlp_b1 throughput at 1 and 4 threads) run this
+#   BENCH_DJL_ROUNDS=5 (default): the target rows (mlp_b1 throughput at 1 and 4 threads) run this
 #     many times in all, the contenders alternating in a rotated order each round; the table shows
-#     their medians and the median of the per-round (a)/(b) ratios (+~2 min per extra round)
+#     their medians and the median of the per-round (a)/(b) ratios (~2 min per round after the
+#     first). The DJL contenders' speed moves by up to 2x between JVM forks here: 3 rounds were
+#     seen to land on either side of a 2x target.
 source "$(dirname "$0")/common.sh"
 OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
 REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
@@ -81,7 +83,7 @@ for threading in $THREADINGS; do
   done
 done
 # The target rows again: on a shared machine one run of each can be off by 1.5x either way.
-ROUNDS=${BENCH_DJL_ROUNDS:-3}
+ROUNDS=${BENCH_DJL_ROUNDS:-5}
 LABELS=(tfjniDjl djlTf tfjniFast)
 if [[ ",$CASES," == *,mlp_b1,* ]]; then
   CASES=mlp_b1
