@@ -1,69 +1,31 @@
 package io.tfjni;
 
+import static io.tfjni.ThreadProbe.THREAD_STAT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.tfjni.ThreadProbe.Observed;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link SessionOptions#runOnCallerThread()} reaches TensorFlow: which thread runs an op, seen
- * without timing. The {@code thread_probe} model's {@code read_file} signature opens the file it is
- * given; fed {@code /proc/thread-self/stat}, whose first field the kernel fills with the id of the
- * thread that opens it, it returns the id of the thread that ran the op. The Java thread that called
- * the run reads the same file itself for its own id.
+ * without timing through the {@code thread_probe} model and an eager {@code ReadFile}
+ * ({@link ThreadProbe}).
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class CallerThreadTest {
-  private static final String THREAD_STAT = "/proc/thread-self/stat";
-
-  /** The thread id at the start of a /proc/PID/task/TID/stat line. */
-  private static long threadIdIn(String stat) {
-    return Long.parseLong(stat.substring(0, stat.indexOf(' ')));
-  }
-
-  /** This thread's id, as the kernel gives it to this thread. */
-  private static long myThreadId() {
-    try {
-      return threadIdIn(Files.readString(Path.of(THREAD_STAT), StandardCharsets.US_ASCII));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private record Observed(long caller, long ranOp) {}
-
-  /**
-   * Calls {@code run} (which runs the probe and returns its stat line) on a fresh thread, so that
-   * the calling thread is neither the test's nor the one that loaded the model.
-   */
+  /** Runs {@code run} on a fresh thread with the probe's path as its input tensor. */
   private static Observed onNewThread(Function<Tensor, String> run) throws InterruptedException {
-    AtomicReference<Observed> seen = new AtomicReference<>();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread caller = new Thread(() -> {
+    return ThreadProbe.onNewThread(() -> {
       try (Tensor path = Tensor.ofStrings(new String[] {THREAD_STAT})) {
-        long me = myThreadId();
-        seen.set(new Observed(me, threadIdIn(run.apply(path))));
-      } catch (Throwable t) {
-        failure.set(t);
+        return run.apply(path);
       }
-    }, "caller-thread-test");
-    caller.start();
-    caller.join();
-    if (failure.get() != null) {
-      throw new AssertionError("the probe failed", failure.get());
-    }
-    return seen.get();
+    });
   }
 
   private static Observed probeFastPath(SessionOptions options) throws InterruptedException {
@@ -142,41 +104,37 @@ class CallerThreadTest {
 
   // ------------------------------------------------------------------ eager
 
-  private static Observed probeEager(EagerContext context) {
+  /** The stat line an eager ReadFile read, run here on {@code context}. */
+  private static String readStatEagerly(EagerContext context) {
     try (NDManager manager = NDManager.newBaseManager(context)) {
       NDArray path = manager.create(new String[] {THREAD_STAT});
-      long me = myThreadId();
-      NDArray stat = manager.opBuilder("ReadFile").addInput(path.reshape()).build();
-      return new Observed(me, threadIdIn(stat.toStringArray()[0]));
+      return manager.opBuilder("ReadFile").addInput(path.reshape()).build().toStringArray()[0];
     }
   }
 
   /** What every NDManager gets by default: ops on the calling thread. */
   @Test
   void sharedEagerContextRunsOpsOnTheCallingThread() throws InterruptedException {
-    AtomicReference<Observed> seen = new AtomicReference<>();
-    Thread caller = new Thread(() -> seen.set(probeEager(EagerContext.shared())));
-    caller.start();
-    caller.join();
-    assertEquals(seen.get().caller(), seen.get().ranOp());
+    Observed seen = ThreadProbe.onNewThread(() -> readStatEagerly(EagerContext.shared()));
+    assertEquals(seen.caller(), seen.ranOp());
   }
 
   @Test
-  void synchronousContextWithCallerThreadRunsOpsOnTheCallingThread() {
+  void synchronousContextWithCallerThreadRunsOpsOnTheCallingThread() throws Exception {
     try (EagerContext context = EagerContext.create(
         SessionOptions.defaults().intraOpThreads(2).runOnCallerThread(), false,
         EagerContext.DevicePlacement.SILENT)) {
-      Observed seen = probeEager(context);
+      Observed seen = ThreadProbe.observe(() -> readStatEagerly(context));
       assertEquals(seen.caller(), seen.ranOp());
     }
   }
 
   /** The control: an async context runs ops on its executor's thread. */
   @Test
-  void asyncContextRunsOpsOnItsExecutorThread() {
+  void asyncContextRunsOpsOnItsExecutorThread() throws Exception {
     try (EagerContext context = EagerContext.create(SessionOptions.defaults(), true,
         EagerContext.DevicePlacement.SILENT)) {
-      Observed seen = probeEager(context);
+      Observed seen = ThreadProbe.observe(() -> readStatEagerly(context));
       assertNotEquals(seen.caller(), seen.ranOp());
     }
   }

@@ -1,5 +1,7 @@
 package io.tfjni.cli;
 
+import static io.tfjni.ThreadProbe.THREAD_STAT;
+import static io.tfjni.ThreadProbe.myThreadId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfjni.TestModels;
 import io.tfjni.TestProcesses.Outcome;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,17 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class CallerThreadCliTest {
-  private static final String THREAD_STAT = "/proc/thread-self/stat";
   /** NumPy prints the scalar bytes output as b'TID (NAME) STATE ...'. */
   private static final Pattern PRINTED_TID = Pattern.compile("b'(\\d+) ");
 
   private static String probe() {
     return TestModels.dir().resolve("thread_probe").toString();
-  }
-
-  private static long myThreadId() throws IOException {
-    String stat = Files.readString(Path.of(THREAD_STAT), StandardCharsets.US_ASCII);
-    return Long.parseLong(stat.substring(0, stat.indexOf(' ')));
   }
 
   /** Runs the probe through {@code tfjni run} in this thread; the id of the thread that ran it. */
@@ -53,7 +48,7 @@ class CallerThreadCliTest {
   }
 
   @Test
-  void runOnCallerThreadRunsTheOpOnTheCallingThread() throws IOException {
+  void runOnCallerThreadRunsTheOpOnTheCallingThread() {
     long me = myThreadId();
     assertEquals(me, threadThatRanTheOp("--run_on_caller_thread"));
     assertEquals(me, threadThatRanTheOp("--inter_op_threads", "-1", "--intra_op_threads", "2"));
@@ -62,7 +57,7 @@ class CallerThreadCliTest {
 
   /** The control: with an inter-op pool the op runs on one of its threads. */
   @Test
-  void pooledRunRunsTheOpOnAnotherThread() throws IOException {
+  void pooledRunRunsTheOpOnAnotherThread() {
     assertNotEquals(myThreadId(), threadThatRanTheOp("--inter_op_threads", "2"));
   }
 

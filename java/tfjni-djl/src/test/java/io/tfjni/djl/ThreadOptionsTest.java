@@ -1,5 +1,6 @@
 package io.tfjni.djl;
 
+import static io.tfjni.ThreadProbe.THREAD_STAT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,37 +17,24 @@ import ai.djl.translate.NoopTranslator;
 import io.tfjni.LiveObjects;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
+import io.tfjni.ThreadProbe;
+import io.tfjni.ThreadProbe.Observed;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The thread settings of a model's session (the {@code InterOpThreads} option, DJL's thread
- * system properties, a {@code ConfigProto}) reach TensorFlow, seen without timing: the
- * {@code thread_probe} model's op reads {@code /proc/thread-self/stat}, whose first field is the
- * id of the thread that opened it, so a predict returns the id of the thread that ran the op.
+ * system properties, a {@code ConfigProto}) reach TensorFlow, seen without timing: a predict of
+ * the {@code thread_probe} model tells which thread ran its op ({@link ThreadProbe}).
  */
 class ThreadOptionsTest {
-  private static final String THREAD_STAT = "/proc/thread-self/stat";
   /** A serialized ConfigProto with inter_op_parallelism_threads (field 5, varint) = 2. */
   private static final byte[] CONFIG_INTER_OP_2 = {0x28, 0x02};
-
-  private static long threadIdIn(String stat) {
-    return Long.parseLong(stat.substring(0, stat.indexOf(' ')));
-  }
-
-  /** The caller's thread id and the op's, from one predict on a new thread. */
-  private record Observed(long caller, long ranOp) {
-    boolean onCaller() {
-      return caller == ranOp;
-    }
-  }
 
   /** Loads the probe with Model.load, which takes options of any type. */
   private static Model loadProbe(Map<String, ?> options) throws Exception {
@@ -77,24 +65,12 @@ class ThreadOptionsTest {
   /** One predict, called from a fresh thread (neither the test's nor the loader's). */
   private static Observed onNewThread(NDManager manager, Predictor<NDList, NDList> predictor)
       throws InterruptedException {
-    AtomicReference<Observed> seen = new AtomicReference<>();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread caller = new Thread(() -> {
-      try (NDManager local = manager.newSubManager()) {
-        long me = threadIdIn(Files.readString(Path.of(THREAD_STAT), StandardCharsets.US_ASCII));
-        NDList out = predictor.predict(new NDList(local.create(THREAD_STAT)));
-        seen.set(new Observed(me, threadIdIn(out.singletonOrThrow().toStringArray()[0])));
-        out.close();
-      } catch (Throwable t) {
-        failure.set(t);
+    return ThreadProbe.onNewThread(() -> {
+      try (NDManager local = manager.newSubManager();
+          NDList out = predictor.predict(new NDList(local.create(THREAD_STAT)))) {
+        return out.singletonOrThrow().toStringArray()[0];
       }
-    }, "thread-options-test");
-    caller.start();
-    caller.join();
-    if (failure.get() != null) {
-      throw new AssertionError("the probe failed", failure.get());
-    }
-    return seen.get();
+    });
   }
 
   private static String loadError(Map<String, ?> options) {
