@@ -62,31 +62,28 @@ public class TfjniModel extends BaseModel {
     SessionOptions sessionOptions = SessionOptions.defaults();
     List<String> graphInputs = null;
     List<String> graphOutputs = null;
-    if (options != null) {
-      Object tagOption = options.get("Tags");
-      if (tagOption != null) {
-        tags = names(tagOption);
-      }
-      Object key = options.get("SignatureDefKey");
-      if (key != null) {
-        signatureKey = key.toString();
-      }
-      Object config = options.get("ConfigProto");
-      if (config != null) {
-        // As in DJL's engine, a ConfigProto replaces the thread system properties.
-        sessionOptions.rawConfigProto(configBytes(config));
-      } else {
-        TfjniEngine.threadOptions(sessionOptions);
-      }
-      ModelThreads.apply(options, sessionOptions);
-      if (options.get("Inputs") != null) {
-        graphInputs = Arrays.asList(names(options.get("Inputs")));
-      }
-      if (options.get("Outputs") != null) {
-        graphOutputs = Arrays.asList(names(options.get("Outputs")));
-      }
+    Map<String, ?> given = options == null ? Map.of() : options;
+    Object tagOption = given.get("Tags");
+    if (tagOption != null) {
+      tags = names(tagOption);
+    }
+    Object key = given.get("SignatureDefKey");
+    if (key != null) {
+      signatureKey = key.toString();
+    }
+    Object config = given.get("ConfigProto");
+    if (config != null) {
+      // As in DJL's engine, a ConfigProto replaces the thread system properties.
+      sessionOptions.rawConfigProto(configBytes(config));
     } else {
       TfjniEngine.threadOptions(sessionOptions);
+    }
+    ModelThreads.apply(given, sessionOptions);
+    if (given.get("Inputs") != null) {
+      graphInputs = Arrays.asList(names(given.get("Inputs")));
+    }
+    if (given.get("Outputs") != null) {
+      graphOutputs = Arrays.asList(names(given.get("Outputs")));
     }
     Path graphDef = findGraphDef(name);
     if (graphDef != null) {
