@@ -64,14 +64,14 @@ extern "C" {
 
 JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeAllocate(JNIEnv* env, jclass, jint dtype, jlongArray shape) {
   return guarded(env, [&] {
-    return to_handle(new Tensor(Tensor::allocate(to_dtype(dtype), to_longs(env, shape))));
+    return to_handle(new Tensor(Tensor::allocate(to_dtype(dtype), JavaLongs(env, shape).span())));
   });
 }
 
 JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeFromArray(JNIEnv* env, jclass, jint dtype, jlongArray shape,
                                                              jobject array, jlong byte_length) {
   return guarded(env, [&] {
-    Tensor tensor = Tensor::uninitialized(to_dtype(dtype), to_longs(env, shape));
+    Tensor tensor = Tensor::uninitialized(to_dtype(dtype), JavaLongs(env, shape).span());
     check_byte_length(tensor, byte_length);
     // Java passes a primitive array (declared Object, one native for every element type).
     copy_with_array(env, static_cast<jarray>(array), tensor.data(), tensor.byte_size(), true);
@@ -85,10 +85,10 @@ JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeWrap(JNIEnv* env, jclass, jin
     auto* base = static_cast<char*>(env->GetDirectBufferAddress(buffer));
     if (base == nullptr) throw tfjni::Error(TF_INVALID_ARGUMENT, "not a direct buffer");
     TF_DataType type = to_dtype(dtype);
-    std::vector<int64_t> dims = to_longs(env, shape);
+    JavaLongs dims(env, shape);
     jobject keep_alive = env->NewGlobalRef(buffer);
     if (keep_alive == nullptr) throw std::bad_alloc();
-    return to_handle(new Tensor(Tensor::wrap(type, dims, base + byte_offset, static_cast<size_t>(byte_length),
+    return to_handle(new Tensor(Tensor::wrap(type, dims.span(), base + byte_offset, static_cast<size_t>(byte_length),
                                              release_global_ref, keep_alive)));
   });
 }
@@ -110,7 +110,7 @@ JNIEXPORT jlong JNICALL Java_io_tfjni_Tensor_nativeFromStrings(JNIEnv* env, jcla
       values.emplace_back(data.data() + start, static_cast<size_t>(e - start));
       start = e;
     }
-    return to_handle(new Tensor(Tensor::strings(to_longs(env, shape), values)));
+    return to_handle(new Tensor(Tensor::strings(JavaLongs(env, shape).span(), values)));
   });
 }
 

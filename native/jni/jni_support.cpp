@@ -118,6 +118,16 @@ std::vector<int64_t> to_longs(JNIEnv* env, jlongArray values) {
   return result;
 }
 
+JavaLongs::JavaLongs(JNIEnv* env, jlongArray values) {
+  if (values == nullptr) return;
+  size_ = static_cast<size_t>(env->GetArrayLength(values));
+  if (size_ > kInline) {
+    heap_.resize(size_);
+    data_ = heap_.data();
+  }
+  env->GetLongArrayRegion(values, 0, static_cast<jsize>(size_), reinterpret_cast<jlong*>(data_));
+}
+
 jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes) {
   if (bytes.size() > static_cast<size_t>(INT32_MAX)) {
     throw Error(TF_OUT_OF_RANGE, "more than 2 GiB do not fit in a Java array");

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -63,6 +64,22 @@ std::string to_string(JNIEnv* env, jstring value);
 jstring to_jstring(JNIEnv* env, std::string_view utf8) noexcept;
 std::vector<std::string> to_strings(JNIEnv* env, jobjectArray values);
 std::vector<int64_t> to_longs(JNIEnv* env, jlongArray values);
+// A Java long[] (a shape, on every tensor made from Java) read into inline
+// storage when short, so that reading it allocates nothing; null reads as empty.
+class JavaLongs {
+ public:
+  JavaLongs(JNIEnv* env, jlongArray values);
+  JavaLongs(const JavaLongs&) = delete;
+  JavaLongs& operator=(const JavaLongs&) = delete;
+  std::span<const int64_t> span() const noexcept { return {data_, size_}; }
+
+ private:
+  static constexpr size_t kInline = 8;
+  int64_t inline_[kInline];
+  std::vector<int64_t> heap_;
+  int64_t* data_ = inline_;
+  size_t size_ = 0;
+};
 jbyteArray to_byte_array(JNIEnv* env, std::string_view bytes);
 jlongArray to_long_array(JNIEnv* env, const std::vector<int64_t>& values);
 jobjectArray to_string_array(JNIEnv* env, const std::vector<std::string>& values);

@@ -24,7 +24,7 @@ public final class RunResult implements AutoCloseable {
     this.specs = owner.outputs();
     this.outputs = new Tensor[specs.size()];
     for (int i = 0; i < outputs.length; i++) {
-      outputs[i] = Tensor.outputHolder();
+      outputs[i] = Tensor.outputHolder(specs.get(i).dataType());
     }
     this.firstOutput = owner.inputs().size();
     this.handles = new long[firstOutput + outputs.length];

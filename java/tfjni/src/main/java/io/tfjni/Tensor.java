@@ -46,9 +46,14 @@ public final class Tensor extends NativeResource {
     return new Tensor(handle, false);
   }
 
-  /** An empty holder that a {@link RunResult} fills with outputs. */
-  static Tensor outputHolder() {
-    return new Tensor(0, false);
+  /**
+   * An empty holder that a {@link RunResult} fills with outputs of {@code dataType}: the graph
+   * output's type, which no run can change, so reading it costs no native call.
+   */
+  static Tensor outputHolder(DataType dataType) {
+    Tensor holder = new Tensor(0, false);
+    holder.dataType = dataType;
+    return holder;
   }
 
   /** A zero-filled tensor in TensorFlow's memory; fill it in place through {@link #buffer()}. */

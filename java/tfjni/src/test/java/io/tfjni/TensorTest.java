@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -220,6 +221,35 @@ class TensorTest {
         RunResult result = shapes.run("square", Map.of("x", x))) {
       assertEquals(0, result.get("y").rank());
       assertArrayEquals(new float[] {9f}, result.get("y").toFloatArray());
+    }
+  }
+
+  @Test
+  void shapesOfEveryRankUpToTwelveRoundTrip() {
+    // Native code reads a shape of up to 8 dimensions into inline storage, a longer one into
+    // the heap: both sides of that limit, through every factory that takes a shape.
+    for (int rank = 0; rank <= 12; rank++) {
+      long[] shape = new long[rank];
+      Arrays.fill(shape, 1);
+      if (rank > 0) {
+        shape[rank - 1] = 3;
+      }
+      int elements = rank == 0 ? 1 : 3;
+      float[] values = Arrays.copyOf(new float[] {0.5f, -1.0f, 7.0f}, elements);
+      String[] strings = Arrays.copyOf(new String[] {"x", "yz", ""}, elements);
+      try (Tensor f = Tensor.of(values, shape);
+          Tensor a = Tensor.allocate(DataType.INT32, shape);
+          Tensor s = Tensor.ofStrings(strings, shape);
+          Tensor w = Tensor.of(DataType.FLOAT, Tensor.allocateAlignedBuffer(4 * elements),
+              shape)) {
+        assertArrayEquals(shape, f.shape(), "rank " + rank);
+        assertArrayEquals(values, f.toFloatArray());
+        assertArrayEquals(shape, a.shape(), "rank " + rank);
+        assertEquals(elements, a.toIntArray().length);
+        assertArrayEquals(shape, s.shape(), "rank " + rank);
+        assertArrayEquals(strings, s.toStringArray());
+        assertArrayEquals(shape, w.shape(), "rank " + rank);
+      }
     }
   }
 
