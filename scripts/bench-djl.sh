@@ -10,13 +10,15 @@
 # a session's ops on the calling thread). Writes OUT_DIR/*.json and OUT_DIR/djl.md (the table,
 # with the ratios).
 #
-#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~16 min, BENCH_QUICK=1 ~8)
+#   scripts/bench-djl.sh [OUT_DIR]   (default build/bench-results/djl-<time>; ~20 min, BENCH_QUICK=1 ~12)
 #   BENCH_DJL_THREADINGS="pooled caller" (default), BENCH_DJL_CASES=mlp_b1,cnn_b1 (default)
 #   BENCH_DJL_ROUNDS=5 (default): the target rows (mlp_b1 throughput at 1 and 4 threads) run this
 #     many times in all, the contenders alternating in a rotated order each round; the table shows
 #     their medians and the median of the per-round (a)/(b) ratios (~2 min per round after the
 #     first). The DJL contenders' speed moves by up to 2x between JVM forks here: 3 rounds were
 #     seen to land on either side of a 2x target.
+#   BENCH_DJL_INSTRUCTIONS=1 (default): also count each contender's instructions per predict on
+#     mlp_b1 in the caller threading with callgrind (scripts/bench-instructions.sh, ~4 min).
 source "$(dirname "$0")/common.sh"
 OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
 REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
@@ -98,5 +100,11 @@ if [[ ",$CASES," == *,mlp_b1,* ]]; then
       done
     done
   done
+fi
+if [[ "${BENCH_DJL_INSTRUCTIONS:-1}" == 1 && ",$CASES," == *,mlp_b1,* && " $THREADINGS " == *" caller "* ]]; then
+  step "Instructions per predict on mlp_b1, caller threading (callgrind)"
+  OUT="$OUT/instructions" CONTENDERS="${LABELS[*]}" THREADINGS=caller CALLS=1000 \
+    "$ROOT/scripts/bench-instructions.sh" mlp_b1 > "$OUT/instructions.log" 2>&1 ||
+    { tail -30 "$OUT/instructions.log"; echo "bench-djl.sh: counting instructions failed" >&2; exit 1; }
 fi
 "$VENV/bin/python" "$ROOT/scripts/bench_djl_report.py" "$OUT" | tee "$OUT/djl.md"

@@ -28,7 +28,7 @@
 #                    raw results, like a quick one)
 #   BENCH_THREADINGS="pooled caller"   the threading configurations (default both)
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
-#   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~16 min; 1 by default)
+#   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~20 min; 1 by default)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.

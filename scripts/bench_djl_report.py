@@ -4,7 +4,9 @@ threads, and the ratios the issue sets targets for ((a) >= 2x (b) throughput on 
 4 threads; (a) <= 1/4 of (b)'s bytes per predict), per threading ("pooled": inter-op pool of 2;
 "caller": inter-op -1). Reads OUT_DIR/<contender>-<threading>-<mode>-t<n>.json and the repeated
 runs <...>-t<n>-r<round>.json: a cell measured several times shows the median, a ratio the median
-of the per-round ratios (the contenders of a round ran next to each other).
+of the per-round ratios (the contenders of a round ran next to each other). With
+OUT_DIR/instructions/instructions.jsonl (scripts/bench-instructions.sh), also the instructions per
+predict on the calling thread.
 
   python scripts/bench_djl_report.py OUT_DIR
 """
@@ -117,7 +119,34 @@ def main(argv):
                   "%s %s %d thr: %s" % (case, threading, threads,
                                         " ".join("%.2f" % r for r in paired))
                   for case, threading, threads, paired in repeated))
+    instructions_table(out / "instructions" / "instructions.jsonl")
     return 0
+
+
+def instructions_table(path):
+    """Callgrind's counts per predict, if bench-djl.sh counted them (counted, not timed)."""
+    if not path.exists():
+        return
+    counts = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    names = dict(CONTENDERS)
+    by_key = {(c["contender"], c["case"], c["threading"]): c for c in counts}
+    print()
+    print("Instructions per predict on the calling thread (callgrind over %s calls after warm-up; "
+          "`scripts/bench-instructions.sh`): counted, not timed, so the machine's load cannot move "
+          "them. With inter-op -1 the calling thread does all of a predict's work except the garbage "
+          "collector's. Every contender runs with explicit null checks here (under valgrind DJL's "
+          "engine crashes the JVM at an implicit one)." % ", ".join(sorted({"{:,}".format(c["calls"]) for c in counts})))
+    print()
+    print("| case | threading | contender | instructions | in TF_SessionRun | outside it "
+          "| (b) ÷ this |")
+    print("|---|---|---|---|---|---|---|")
+    for (label, case, threading), c in sorted(by_key.items(), key=lambda kv: (
+            kv[0][1], kv[0][2], [k for k, _ in CONTENDERS].index(kv[0][0]))):
+        total, outside = c["instructions_per_call"], c["outside_session_run_per_call"]
+        b = by_key.get(("djlTf", case, threading))
+        print("| %s | %s | %s | {:,} | {:,} | {:,} | %s |".format(total, total - outside, outside) % (
+            case, threading, names.get(label, label),
+            "%.2fx" % (b["instructions_per_call"] / total) if b else "-"))
 
 
 if __name__ == "__main__":
