@@ -18,7 +18,7 @@
 #     first). The DJL contenders' speed moves by up to 2x between JVM forks here: 3 rounds were
 #     seen to land on either side of a 2x target.
 #   BENCH_DJL_INSTRUCTIONS=1 (default): also count each contender's instructions per predict on
-#     mlp_b1 in the caller threading with callgrind (scripts/bench-instructions.sh, ~4 min).
+#     mlp_b1 in the caller threading with callgrind (scripts/bench-instructions.sh, ~5 min).
 source "$(dirname "$0")/common.sh"
 OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
 REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}

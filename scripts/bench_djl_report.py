@@ -128,25 +128,28 @@ def instructions_table(path):
     if not path.exists():
         return
     counts = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    names = dict(CONTENDERS)
     by_key = {(c["contender"], c["case"], c["threading"]): c for c in counts}
     print()
     print("Instructions per predict on the calling thread (callgrind over %s calls after warm-up; "
           "`scripts/bench-instructions.sh`): counted, not timed, so the machine's load cannot move "
           "them. With inter-op -1 the calling thread does all of a predict's work except the garbage "
           "collector's. Every contender runs with explicit null checks here (under valgrind DJL's "
-          "engine crashes the JVM at an implicit one)." % ", ".join(sorted({"{:,}".format(c["calls"]) for c in counts})))
+          "engine crashes the JVM at an implicit one)."
+          % ", ".join(sorted({"{:,}".format(c["calls"]) for c in counts})))
     print()
     print("| case | threading | contender | instructions | in TF_SessionRun | outside it "
           "| (b) ÷ this |")
     print("|---|---|---|---|---|---|---|")
-    for (label, case, threading), c in sorted(by_key.items(), key=lambda kv: (
-            kv[0][1], kv[0][2], [k for k, _ in CONTENDERS].index(kv[0][0]))):
-        total, outside = c["instructions_per_call"], c["outside_session_run_per_call"]
+    for case, threading in sorted({(c["case"], c["threading"]) for c in counts}):
         b = by_key.get(("djlTf", case, threading))
-        print("| %s | %s | %s | {:,} | {:,} | {:,} | %s |".format(total, total - outside, outside) % (
-            case, threading, names.get(label, label),
-            "%.2fx" % (b["instructions_per_call"] / total) if b else "-"))
+        for label, name in CONTENDERS:
+            c = by_key.get((label, case, threading))
+            if c is None:
+                continue
+            total, outside = c["instructions_per_call"], c["outside_session_run_per_call"]
+            ratio = "%.2fx" % (b["instructions_per_call"] / total) if b else "-"
+            print(f"| {case} | {threading} | {name} | {total:,} | {total - outside:,} "
+                  f"| {outside:,} | {ratio} |")
 
 
 if __name__ == "__main__":
