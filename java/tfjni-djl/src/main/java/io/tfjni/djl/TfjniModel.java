@@ -3,7 +3,9 @@ package io.tfjni.djl;
 import ai.djl.BaseModel;
 import ai.djl.Device;
 import ai.djl.MalformedModelException;
+import ai.djl.inference.Predictor;
 import ai.djl.nn.Block;
+import ai.djl.translate.Translator;
 import io.tfjni.GraphModel;
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
@@ -214,6 +216,12 @@ public class TfjniModel extends BaseModel {
   /** The tfjni GraphModel behind this model (null before load or for a SavedModel). */
   public GraphModel getGraphModel() {
     return graphModel;
+  }
+
+  /** A predictor that keeps one translator context instead of making one per call. */
+  @Override
+  public <I, O> Predictor<I, O> newPredictor(Translator<I, O> translator, Device device) {
+    return new TfjniPredictor<>(this, translator, device);
   }
 
   @Override

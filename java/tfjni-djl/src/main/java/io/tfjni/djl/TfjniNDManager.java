@@ -16,6 +16,8 @@ import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import java.nio.charset.Charset;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * DJL's NDManager over tfjni's tensors and eager arrays. Every array it creates holds its own
@@ -25,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public class TfjniNDManager extends BaseNDManager {
   /** Seeds the random arrays: the engine's seed (if set) and a counter. */
   private static final AtomicLong RANDOM_COUNTER = new AtomicLong();
+  private static final Logger LOGGER = LoggerFactory.getLogger(TfjniNDManager.class);
 
   TfjniNDManager(NDManager parent, Device device) {
     super(parent, device == null ? Device.cpu() : device);
@@ -95,6 +98,29 @@ public class TfjniNDManager extends BaseNDManager {
       return;
     }
     resources.remove(resourceId);
+  }
+
+  /**
+   * Closes what this manager holds and keeps it open, uncapped, for more: a {@link TfjniPredictor}
+   * empties its context's manager after each predict instead of making a new one. Returns false,
+   * having released nothing, while it holds resources attached only temporarily (they go back to
+   * their own managers on {@link #close()}, which the caller then uses instead).
+   */
+  synchronized boolean releaseAll() {
+    if (!tempResources.isEmpty() || closed.get()) {
+      return false;
+    }
+    // Each resource detaches itself as it closes (detachInternal above): the map empties itself.
+    for (AutoCloseable resource : resources.values()) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        LOGGER.error("Resource close failed.", e);
+      }
+    }
+    resources.clear();
+    capped.set(false);
+    return true;
   }
 
   /** Attaches one array (DJL's {@code attachInternal} takes varargs: an array per call). */
