@@ -115,7 +115,7 @@ public class TfjniNDManager extends BaseNDManager {
       try {
         resource.close();
       } catch (Exception e) {
-        LOGGER.error("Resource close failed.", e);
+        LOGGER.error("closing a resource of {} failed", getName(), e);
       }
     }
     resources.clear();

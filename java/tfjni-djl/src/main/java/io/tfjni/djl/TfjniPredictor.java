@@ -42,7 +42,7 @@ final class TfjniPredictor<I, O> extends Predictor<I, O> {
     }
     try {
       if (context == null || !context.scope.isOpen()) {
-        context = new KeptContext((TfjniNDManager) manager.newSubManager());
+        context = new KeptContext(newScope());
       }
       try {
         return predictIn(context, inputs);
@@ -51,6 +51,15 @@ final class TfjniPredictor<I, O> extends Predictor<I, O> {
       }
     } finally {
       contextBusy.set(false);
+    }
+  }
+
+  /** The context's manager; after {@link #close()} a TranslateException, as DJL's predict gives. */
+  private TfjniNDManager newScope() throws TranslateException {
+    try {
+      return (TfjniNDManager) manager.newSubManager();
+    } catch (IllegalStateException e) {
+      throw new TranslateException(e);
     }
   }
 

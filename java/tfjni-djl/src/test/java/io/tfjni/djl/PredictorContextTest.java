@@ -204,6 +204,24 @@ class PredictorContextTest {
   }
 
   @Test
+  void aPredictAfterCloseIsATranslateExceptionAndDoubleCloseIsHarmless() throws Exception {
+    LiveObjects before = TensorFlow.liveObjects();
+    try (ZooModel<float[], float[]> model = load(new DoublingTranslator())) {
+      Predictor<float[], float[]> used = model.newPredictor();
+      assertArrayEquals(new float[] {2}, used.predict(new float[] {1}));
+      used.close();
+      used.close();
+      TranslateException e =
+          assertThrows(TranslateException.class, () -> used.predict(new float[] {1}));
+      assertInstanceOf(IllegalStateException.class, e.getCause());
+      Predictor<float[], float[]> unused = model.newPredictor();
+      unused.close();
+      assertThrows(TranslateException.class, () -> unused.predict(new float[] {1}));
+    }
+    assertEquals(before, TensorFlow.liveObjects());
+  }
+
+  @Test
   void metricsAreRecordedPerInputAsInDjl() throws Exception {
     Metrics metrics = new Metrics();
     try (ZooModel<float[], float[]> model = load(new DoublingTranslator());
