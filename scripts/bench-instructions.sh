@@ -61,10 +61,11 @@ if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
   done
 fi
 mkdir -p "$OUT"
-if [[ " $CONTENDERS " == *" djlTf "* ]]; then
-  # Under valgrind, DJL's engine crashes the JVM at its first null met by an implicit null check
-  # in JIT code (a SIGSEGV the JVM does not recognise as its own there): every JVM contender of
-  # such a run gets explicit null checks instead, so that their counts stay comparable.
+if [[ " $CONTENDERS " == *" djlTf "* || " $CONTENDERS " == *" tfjniDjl "* ]]; then
+  # Under valgrind, a JVM crashes at the first null met by an implicit null check in JIT code (a
+  # SIGSEGV the JVM does not recognise as its own there); both DJL engines meet one (DJL's
+  # managers iterate empty ConcurrentHashMaps): every JVM contender of such a run gets explicit
+  # null checks instead, so that their counts stay comparable.
   export BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch} -XX:+UnlockDiagnosticVMOptions -XX:-ImplicitNullChecks"
 fi
 

@@ -133,8 +133,8 @@ def instructions_table(path):
     print("Instructions per predict on the calling thread (callgrind over %s calls after warm-up; "
           "`scripts/bench-instructions.sh`): counted, not timed, so the machine's load cannot move "
           "them. With inter-op -1 the calling thread does all of a predict's work except the garbage "
-          "collector's. Every contender runs with explicit null checks here (under valgrind DJL's "
-          "engine crashes the JVM at an implicit one)."
+          "collector's. Every contender runs with explicit null checks here (under valgrind the JVM "
+          "crashes at an implicit one, which both DJL engines meet)."
           % ", ".join(sorted({"{:,}".format(c["calls"]) for c in counts})))
     print()
     print("| case | threading | contender | instructions | in TF_SessionRun | outside it "
