@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * DJL's {@link Predictor} with one translator context kept for the predictor's life instead of a
  * new one per call. DJL's makes a context and an {@code NDManager} per predict (a unique id
- * string, two maps, an attach to and a detach from the predictor's manager); this one empties
+ * string, three maps, an attach to and a detach from the predictor's manager); this one empties
  * its context's manager after each predict, which closes what the call created just as closing
  * it would. Everything else is DJL's: the translator's calls in the same order, the same metrics,
  * the same exceptions. A call that finds the context busy (a second thread sharing the predictor,
@@ -37,7 +37,7 @@ final class TfjniPredictor<I, O> extends Predictor<I, O> {
 
   @Override
   public List<O> batchPredict(List<I> inputs) throws TranslateException {
-    if (!(manager instanceof TfjniNDManager) || !contextBusy.compareAndSet(false, true)) {
+    if (!contextBusy.compareAndSet(false, true)) {
       return super.batchPredict(inputs);
     }
     try {
@@ -54,7 +54,10 @@ final class TfjniPredictor<I, O> extends Predictor<I, O> {
     }
   }
 
-  /** The context's manager; after {@link #close()} a TranslateException, as DJL's predict gives. */
+  /**
+   * The context's manager (the predictor's manager is a TfjniNDManager: the model's makes only
+   * those); after {@link #close()} a TranslateException, as DJL's predict gives.
+   */
   private TfjniNDManager newScope() throws TranslateException {
     try {
       return (TfjniNDManager) manager.newSubManager();
