@@ -22,6 +22,48 @@ tensorflow_dir() {
   echo "$dir"
 }
 
+# The platforms tfjni ships natives for (docs/PLATFORMS.md), named as in the jars' resource paths
+# and the runtime artifacts' classifiers.
+PLATFORMS=(linux-x86_64 linux-aarch64 macos-arm64)
+
+# The official wheel holding TensorFlow's C API for a platform and variant (cpu or gpu): prints
+# "PACKAGE PLATFORM_TAG". linux-x86_64's cpu libraries come from the venv (tensorflow-cpu); the
+# `tensorflow` wheel is TensorFlow's GPU build there, and its only build elsewhere.
+wheel_of() {  # wheel_of PLATFORM VARIANT
+  case "$1/$2" in
+    linux-x86_64/cpu) echo "tensorflow-cpu manylinux_2_17_x86_64" ;;
+    linux-x86_64/gpu) echo "tensorflow manylinux_2_17_x86_64" ;;
+    linux-aarch64/cpu) echo "tensorflow manylinux_2_17_aarch64" ;;
+    macos-arm64/cpu) echo "tensorflow macosx_12_0_arm64" ;;
+    *) echo "no TensorFlow wheel for platform '$1' variant '$2' (platforms: ${PLATFORMS[*]}; gpu only on linux-x86_64)" >&2
+       return 1 ;;
+  esac
+}
+
+# The `tensorflow` directory (libraries, include/, THIRD_PARTY_NOTICES.txt) of a platform and
+# variant: the venv's for linux-x86_64/cpu, else the official wheel's C API part, fetched and
+# unpacked once into the cache (the rest of the wheel is Python, which tfjni does not need).
+tensorflow_dir_of() {  # tensorflow_dir_of PLATFORM VARIANT
+  if [[ "$1/$2" == linux-x86_64/cpu ]]; then tensorflow_dir; return; fi
+  wheel_of "$1" "$2" >/dev/null || return 1
+  local dir="$TFJNI_CACHE/wheels/tensorflow-$TFJNI_TF_VERSION-$1-$2"
+  if [[ ! -f "$dir/.complete" ]]; then
+    step "Fetching TensorFlow $TFJNI_TF_VERSION's $1 $2 wheel into $dir (one-off, ~230 MB download)" >&2
+    install_staged "$dir" unpack_c_api_wheel "$1" "$2" >&2 || return 1
+  fi
+  echo "$dir/tensorflow"
+}
+
+unpack_c_api_wheel() {  # unpack_c_api_wheel PLATFORM VARIANT OUT_DIR
+  local package tag
+  read -r package tag < <(wheel_of "$1" "$2")
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 --implementation cp \
+    --platform "$tag" "$package==$TFJNI_TF_VERSION" -d "$3.wheel"
+  unzip -q "$3.wheel"/*.whl 'tensorflow/libtensorflow*' 'tensorflow/include/*' 'tensorflow/THIRD_PARTY_NOTICES.txt' \
+    'tensorflow.libs/*' '*.dist-info/*' -d "$3" 2>/dev/null || [[ $? -eq 11 ]]  # 11: a pattern matched nothing (macOS has no tensorflow.libs)
+  rm -rf "$3.wheel"
+}
+
 # The generated test models, cached by the generator's content and TF version.
 models_dir() {
   local hash
