@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfjni.internal.Platform;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
@@ -32,6 +33,13 @@ class LibraryJarIT {
     return new JarFile(path.toFile());
   }
 
+  /** The platforms whose natives the build put into the jar (tfjni.jar.platforms). */
+  private static List<String> expectedPlatforms() {
+    String platforms = System.getProperty("tfjni.test.jar.platforms", "");
+    assertFalse(platforms.isBlank(), "set -Dtfjni.test.jar.platforms");
+    return List.of(platforms.split(","));
+  }
+
   private static List<String> names(JarFile jar) {
     List<String> names = new ArrayList<>();
     for (Enumeration<JarEntry> entries = jar.entries(); entries.hasMoreElements(); ) {
@@ -44,8 +52,13 @@ class LibraryJarIT {
   void holdsTheApiAndTheJniLibraryOnly() throws IOException {
     try (JarFile jar = jar()) {
       List<String> names = names(jar);
-      assertTrue(names.contains("native/linux-x86_64/libtfjni.so"), names.toString());
-      assertTrue(names.contains("native/linux-x86_64/libtfjni_loader.so"), names.toString());
+      for (Platform platform : Platform.values()) {
+        boolean expected = expectedPlatforms().contains(platform.id());
+        for (String library : List.of("tfjni", "tfjni_loader")) {
+          String entry = platform.nativeResourceDirectory() + platform.libraryFile(library);
+          assertEquals(expected, names.contains(entry), entry + " in " + names);
+        }
+      }
       assertTrue(names.contains("io/tfjni/SavedModel.class"), names.toString());
       for (String name : names) {
         assertFalse(name.startsWith("io/tfjni/cli/"), "a CLI class: " + name);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.ChildJvm.Outcome;
 import io.tfjni.internal.NativeLibrary;
+import io.tfjni.internal.Platform;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,13 +39,16 @@ class LibraryLoadingTest {
     return Path.of(dir);
   }
 
+  /** The libraries of the machine the tests run on (linux-x86_64). */
+  private static final Platform HOST = Platform.current();
+
   /**
    * Another directory holding the two TensorFlow libraries: hard links (or copies across file
    * systems), since System.load resolves symbolic links to the file they point at.
    */
   private Path libraryFarm() throws IOException {
     Path farm = Files.createDirectory(temp.resolve("tf-farm"));
-    for (String name : NativeLibrary.TENSORFLOW_LIBRARIES) {
+    for (String name : HOST.tensorFlowLibraries()) {
       Path original = venvTensorFlowDir().resolve(name);
       try {
         Files.createLink(farm.resolve(name), original);
@@ -131,10 +135,10 @@ class LibraryLoadingTest {
   void damagedRuntimeArtifactIsRefusedWithItsHash() throws Exception {
     // A class-path directory laid out like the artifact, whose index has a wrong hash.
     Path artifact = temp.resolve("artifact");
-    Path libraries = Files.createDirectories(artifact.resolve("tfjni-tensorflow/linux-x86_64"));
+    Path libraries = Files.createDirectories(artifact.resolve(HOST.tensorFlowResourceDirectory()));
     Path farm = libraryFarm();
     StringBuilder index = new StringBuilder("tensorflow.version=2.0.0-damaged\n");
-    for (String name : NativeLibrary.TENSORFLOW_LIBRARIES) {
+    for (String name : HOST.tensorFlowLibraries()) {
       Files.createLink(libraries.resolve(name), farm.resolve(name));
       index.append("sha256.").append(name).append('=').append("0".repeat(64)).append('\n');
     }
@@ -220,9 +224,11 @@ class LibraryLoadingTest {
   /** A directory holding a copy of the packaged JNI library. */
   private Path jniLibraryCopy() throws IOException {
     Path dir = Files.createDirectory(temp.resolve("jni"));
-    try (InputStream in = NativeLibrary.class.getResourceAsStream(NativeLibrary.JNI_RESOURCE)) {
+    String jni = HOST.libraryFile(NativeLibrary.JNI_LIBRARY);
+    try (InputStream in = NativeLibrary.class.getResourceAsStream(
+        "/" + HOST.nativeResourceDirectory() + jni)) {
       assertTrue(in != null, "the JNI library is not packaged as a resource");
-      Files.copy(in, dir.resolve(NativeLibrary.JNI_LIBRARY));
+      Files.copy(in, dir.resolve(jni));
     }
     return dir;
   }
@@ -271,7 +277,7 @@ class LibraryLoadingTest {
     // first call of the missing function; bound at load, System.load throws instead.
     Path jni = jniLibraryCopy();
     String imports = tool(temp, "nm", "-D", "--undefined-only",
-        jni.resolve(NativeLibrary.JNI_LIBRARY).toString());
+        jni.resolve(HOST.libraryFile(NativeLibrary.JNI_LIBRARY)).toString());
     List<String> symbols = new ArrayList<>();
     for (String line : imports.split("\n")) {
       String name = line.trim().replaceFirst("^U\\s+", "").replaceFirst("@.*$", "");
@@ -317,6 +323,8 @@ class LibraryLoadingTest {
     assertEquals("TFE_OpReset", NativeLibrary.undefinedSymbol(
         "/x/libtfjni.so: /x/libtfjni.so: undefined symbol: TFE_OpReset, version tensorflow"));
     assertEquals("TF_NewStatus", NativeLibrary.undefinedSymbol("undefined symbol: TF_NewStatus"));
+    assertEquals("TF_NewStatus", NativeLibrary.undefinedSymbol("dlopen(/x/libtfjni.dylib, 0x0001):"
+        + " Symbol not found: _TF_NewStatus\n  Referenced from: /x/libtfjni.dylib"));
     assertEquals(null, NativeLibrary.undefinedSymbol("cannot open shared object file"));
     assertEquals(null, NativeLibrary.undefinedSymbol(null));
   }
@@ -330,5 +338,80 @@ class LibraryLoadingTest {
     assertTrue(outcome.output().contains(empty.toString()), outcome.output());
     assertTrue(outcome.output().contains("thrown=java.lang.UnsatisfiedLinkError"),
         outcome.output());
+  }
+
+  /** A class-path directory laid out like a runtime artifact for {@code platform}. */
+  private Path fakeRuntimeArtifact(String name, Platform platform) throws IOException {
+    Path libraries = Files.createDirectories(
+        temp.resolve(name).resolve(platform.tensorFlowResourceDirectory()));
+    Files.writeString(libraries.resolve("libraries.properties"), "tensorflow.version=2.0.0\n");
+    return temp.resolve(name);
+  }
+
+  @Test
+  void unsupportedPlatformIsOneErrorNamingItAndTheSupportedOnes() throws Exception {
+    Outcome outcome = runProbe(List.of("-Dos.arch=riscv64"), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("error=tfjni: no native libraries for linux-riscv64"
+        + " (os.name 'Linux', os.arch 'riscv64'); tfjni runs on linux-x86_64, linux-aarch64 and"
+        + " macos-arm64"), outcome.output());
+  }
+
+  @Test
+  void runtimeArtifactForAnotherPlatformIsRefusedNamingBoth() throws Exception {
+    // This JVM claims to be a Mac; the class path carries the linux-x86_64 artifact.
+    Outcome outcome = runProbe(List.of("-Dos.name=Mac OS X", "-Dos.arch=aarch64"), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    String output = outcome.output();
+    assertTrue(output.contains("is for linux-x86_64, but this JVM runs on macos-arm64: use the"
+        + " artifact with classifier macos-arm64"), output);
+    assertTrue(output.contains("tfjni-tensorflow-cpu-"), "names the jar: " + output);
+  }
+
+  @Test
+  void twoRuntimeArtifactsForThisPlatformAreRefused() throws Exception {
+    Path second = fakeRuntimeArtifact("second-artifact", HOST);
+    Outcome outcome = runProbeOn(second + java.io.File.pathSeparator
+        + System.getProperty("java.class.path"), List.of(), Map.of());
+    assertEquals(3, outcome.exitCode(), outcome.output());
+    String output = outcome.output();
+    assertTrue(output.contains("2 TensorFlow runtime artifacts for linux-x86_64 are on the class"
+        + " path"), output);
+    assertTrue(output.contains(second.toString()) && output.contains("tfjni-tensorflow-cpu-"),
+        "names both: " + output);
+  }
+
+  @Test
+  void eachPlatformLoadsItsOwnLibraryNames() throws Exception {
+    // Faked platforms get as far as their own file names: a Mac looks for TensorFlow's dylibs,
+    // an ARM Linux for its own directory in the jar (absent, or not loadable on this machine).
+    Path farm = libraryFarm();
+    Outcome mac = runProbe(List.of("-Dos.name=Mac OS X", "-Dos.arch=aarch64",
+        "-Dtfjni.tensorflow.dir=" + farm), Map.of());
+    assertEquals(3, mac.exitCode(), mac.output());
+    assertTrue(mac.output().contains("looked for [libtensorflow_framework.2.dylib,"
+        + " libtensorflow_cc.2.dylib] in " + farm), mac.output());
+
+    Outcome arm = runProbeOn(classPathWithoutRuntimeArtifact(), List.of("-Dos.arch=aarch64",
+        "-Dtfjni.tensorflow.dir=" + farm), Map.of());
+    assertEquals(3, arm.exitCode(), arm.output());
+    assertTrue(arm.output().contains("linux-aarch64 JNI library")
+        || arm.output().contains("io/tfjni/native/linux-aarch64/libtfjni.so is not on the class"
+        + " path"), arm.output());
+  }
+
+  @Test
+  void loadingLeavesNoTemporaryFilesBehind() throws Exception {
+    // A log level with no TF_CPP_MIN_LOG_LEVEL set makes the loader library extracted too.
+    Path tmp = Files.createDirectory(temp.resolve("java-io-tmpdir"));
+    List<String> unset = new ArrayList<>(UNSET);
+    unset.add(NativeLibrary.TF_LOG_LEVEL_ENV);
+    Outcome outcome = ChildJvm.run(List.of("-Djava.io.tmpdir=" + tmp, "-Dtfjni.logLevel=2",
+        "-Dtfjni.cache.dir=" + sharedCache), LoadProbe.class,
+        List.of(TestModels.dir().toString()), unset, Map.of());
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    try (Stream<Path> left = Files.list(tmp)) {
+      assertEquals(List.of(), left.toList(), "the extracted JNI and loader libraries are gone");
+    }
   }
 }

@@ -4,27 +4,33 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * Loads libtensorflow and then the JNI library, once per JVM. Not API: the package is not
  * exported.
  *
- * <p>libtensorflow (libtensorflow_framework.so.2 and libtensorflow_cc.so.2) is looked for in, in
- * order: the system property {@value #TENSORFLOW_DIR_PROPERTY}, the environment variable
- * {@value #TENSORFLOW_DIR_ENV}, a TensorFlow runtime artifact on the class path (e.g.
- * {@code io.tfjni:tfjni-tensorflow-cpu}, extracted once into a per-user cache by {@link
- * RuntimeArtifact}), and finally the dynamic linker's own search path. The JNI library comes from
- * {@value #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else from inside the jar.
- * The JNI library binds to libtensorflow by soname, so whichever copy was loaded first is used.
+ * <p>The {@link Platform} comes from {@code os.name} and {@code os.arch}; an unsupported one is
+ * an {@link UnsatisfiedLinkError} naming it and the supported ones. libtensorflow (the platform's
+ * {@link Platform#tensorFlowLibraries()}) is looked for in, in order: the system property {@value
+ * #TENSORFLOW_DIR_PROPERTY}, the environment variable {@value #TENSORFLOW_DIR_ENV}, a TensorFlow
+ * runtime artifact for this platform on the class path (e.g. {@code
+ * io.tfjni:tfjni-tensorflow-cpu} with the platform's classifier, extracted once into a per-user
+ * cache by {@link RuntimeArtifact}), and finally the dynamic linker's own search path. The JNI
+ * library comes from {@value #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else from
+ * the jar's {@code io/tfjni/native/<platform>/}: extracted into a temporary directory, loaded, and
+ * deleted at once (the loaded copy stays mapped), so no run leaves files behind. The JNI library
+ * binds to libtensorflow by soname (install name on macOS), so whichever copy was loaded first is
+ * used.
  *
  * <p>TensorFlow's log level: {@value #LOG_LEVEL_PROPERTY} or {@value #LOG_LEVEL_ENV} (0 to 3, as
  * TensorFlow's {@value #TF_LOG_LEVEL_ENV}), if set, is put into the process environment as
  * {@value #TF_LOG_LEVEL_ENV} before libtensorflow loads, by the small {@value #LOADER_LIBRARY}
- * (it links no TensorFlow library, and comes from where the JNI library does). A {@value
+ * library (it links no TensorFlow library, and comes from where the JNI library does). A {@value
  * #TF_LOG_LEVEL_ENV} the process already has wins: it is left alone.
  */
 public final class NativeLibrary {
@@ -35,12 +41,9 @@ public final class NativeLibrary {
   public static final String LOG_LEVEL_PROPERTY = "tfjni.logLevel";
   public static final String LOG_LEVEL_ENV = "TFJNI_LOG_LEVEL";
   public static final String TF_LOG_LEVEL_ENV = "TF_CPP_MIN_LOG_LEVEL";
-  public static final String JNI_LIBRARY = "libtfjni.so";
-  public static final String LOADER_LIBRARY = "libtfjni_loader.so";
-  public static final String RESOURCE_DIR = "/native/linux-x86_64/";
-  public static final String JNI_RESOURCE = RESOURCE_DIR + JNI_LIBRARY;
-  public static final List<String> TENSORFLOW_LIBRARIES =
-      List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2");
+  /** tfjni's own libraries, by their platform-independent names ({@link Platform#libraryFile}). */
+  public static final String JNI_LIBRARY = "tfjni";
+  public static final String LOADER_LIBRARY = "tfjni_loader";
 
   /** Where libtensorflow came from, for error messages; written once, during loading. */
   private static String tensorFlowSource = "the dynamic linker's search path";
@@ -62,48 +65,53 @@ public final class NativeLibrary {
 
   private static UnsatisfiedLinkError load() {
     try {
-      applyLogLevel();
-      loadTensorFlow();
-      loadJniLibrary();
+      Platform platform = Platform.current();
+      applyLogLevel(platform);
+      loadTensorFlow(platform);
+      loadJniLibrary(platform);
       return null;
     } catch (UnsatisfiedLinkError e) {
       return e;
     }
   }
 
-  private static void loadTensorFlow() {
+  private static void loadTensorFlow(Platform platform) {
     String property = System.getProperty(TENSORFLOW_DIR_PROPERTY);
     if (property != null && !property.isEmpty()) {
-      loadTensorFlowFrom(Path.of(property), "system property " + TENSORFLOW_DIR_PROPERTY);
+      loadTensorFlowFrom(Path.of(property), platform.tensorFlowLibraries(),
+          "system property " + TENSORFLOW_DIR_PROPERTY);
       return;
     }
     String env = System.getenv(TENSORFLOW_DIR_ENV);
     if (env != null && !env.isEmpty()) {
-      loadTensorFlowFrom(Path.of(env), "environment variable " + TENSORFLOW_DIR_ENV);
+      loadTensorFlowFrom(Path.of(env), platform.tensorFlowLibraries(),
+          "environment variable " + TENSORFLOW_DIR_ENV);
       return;
     }
-    RuntimeArtifact artifact = RuntimeArtifact.find(NativeLibrary.class.getClassLoader());
+    RuntimeArtifact artifact =
+        RuntimeArtifact.find(NativeLibrary.class.getClassLoader(), platform);
     if (artifact != null) {
-      loadTensorFlowFrom(artifact.extract(), artifact.description());
+      loadTensorFlowFrom(artifact.extract(), artifact.libraries(), artifact.description());
     }
     // Otherwise the dynamic linker finds libtensorflow (LD_LIBRARY_PATH, ldconfig) when the JNI
     // library is loaded; a failure there names what is missing.
   }
 
-  private static void loadTensorFlowFrom(Path dir, String source) {
+  /** Loads {@code libraries} from {@code dir} in their order. */
+  private static void loadTensorFlowFrom(Path dir, List<String> libraries, String source) {
     List<String> missing = new ArrayList<>();
-    for (String name : TENSORFLOW_LIBRARIES) {
+    for (String name : libraries) {
       if (!Files.isRegularFile(dir.resolve(name))) {
         missing.add(name);
       }
     }
     if (!missing.isEmpty()) {
       throw new UnsatisfiedLinkError(
-          "tfjni: looked for " + TENSORFLOW_LIBRARIES + " in " + dir.toAbsolutePath()
+          "tfjni: looked for " + libraries + " in " + dir.toAbsolutePath()
               + " (from " + source + ") but " + missing + " is not there");
     }
     tensorFlowSource = dir.toAbsolutePath() + " (from " + source + ")";
-    for (String name : TENSORFLOW_LIBRARIES) {
+    for (String name : libraries) {
       Path library = dir.resolve(name).toAbsolutePath();
       try {
         System.load(library.toString());
@@ -118,7 +126,7 @@ public final class NativeLibrary {
    * Sets TF_CPP_MIN_LOG_LEVEL for TensorFlow from {@value #LOG_LEVEL_PROPERTY} or {@value
    * #LOG_LEVEL_ENV}, unless neither is set or the process already has TF_CPP_MIN_LOG_LEVEL.
    */
-  private static void applyLogLevel() {
+  private static void applyLogLevel(Platform platform) {
     String level = System.getProperty(LOG_LEVEL_PROPERTY);
     String source = "system property " + LOG_LEVEL_PROPERTY;
     if (level == null || level.isEmpty()) {
@@ -137,13 +145,14 @@ public final class NativeLibrary {
     if (own != null && !own.isEmpty()) {
       return; // the user's own TensorFlow setting wins
     }
-    Path library = nativeFile(LOADER_LIBRARY);
-    try {
-      System.load(library.toString());
-    } catch (UnsatisfiedLinkError e) {
-      throw chained("tfjni: could not load " + library + " (to apply " + source + "): "
-          + e.getMessage(), e);
-    }
+    String purpose = " (to apply " + source + ")";
+    loadOwnLibrary(platform, LOADER_LIBRARY, library -> {
+      try {
+        System.load(library.toString());
+      } catch (UnsatisfiedLinkError e) {
+        throw chained("tfjni: could not load " + library + purpose + ": " + e.getMessage(), e);
+      }
+    });
     int error = nativeSetenv(TF_LOG_LEVEL_ENV, level);
     if (error != 0) {
       throw new UnsatisfiedLinkError("tfjni: could not set " + TF_LOG_LEVEL_ENV + " (from "
@@ -155,80 +164,109 @@ public final class NativeLibrary {
   private static native int nativeSetenv(String name, String value);
 
   /**
-   * A native library of tfjni's own: from {@value #LIBRARY_DIR_PROPERTY} / {@value
-   * #LIBRARY_DIR_ENV} if set, else extracted from the jar.
+   * Hands a native library of tfjni's own to {@code load}: the file in {@value
+   * #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else a copy extracted from the jar
+   * into a temporary directory that is deleted as soon as {@code load} returns (a loaded library
+   * stays mapped without its file).
    */
-  private static Path nativeFile(String name) {
+  private static void loadOwnLibrary(Platform platform, String name, Consumer<Path> load) {
+    String file = platform.libraryFile(name);
     String dir = System.getProperty(LIBRARY_DIR_PROPERTY);
     String source = "system property " + LIBRARY_DIR_PROPERTY;
     if (dir == null || dir.isEmpty()) {
       dir = System.getenv(LIBRARY_DIR_ENV);
       source = "environment variable " + LIBRARY_DIR_ENV;
     }
-    if (dir == null || dir.isEmpty()) {
-      return extractFromJar(name);
-    }
-    Path library = Path.of(dir, name).toAbsolutePath();
-    if (!Files.isRegularFile(library)) {
-      throw new UnsatisfiedLinkError(
-          "tfjni: looked for " + name + " in " + Path.of(dir).toAbsolutePath()
-              + " (from " + source + ") but it is not there");
-    }
-    return library;
-  }
-
-  private static void loadJniLibrary() {
-    Path library = nativeFile(JNI_LIBRARY);
-    try {
-      System.load(library.toString());
-    } catch (UnsatisfiedLinkError e) {
-      String symbol = undefinedSymbol(e.getMessage());
-      if (symbol != null) {
-        // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
-        throw chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
-            + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
-            + " (tfjni is tested with 2.16 to 2.21). The loader said: " + e.getMessage(), e);
+    if (dir != null && !dir.isEmpty()) {
+      Path library = Path.of(dir, file).toAbsolutePath();
+      if (!Files.isRegularFile(library)) {
+        throw new UnsatisfiedLinkError(
+            "tfjni: looked for " + file + " in " + Path.of(dir).toAbsolutePath()
+                + " (from " + source + ") but it is not there");
       }
-      throw chained("tfjni: could not load " + library + ": " + e.getMessage()
-          + ". If libtensorflow is missing, put io.tfjni:tfjni-tensorflow-cpu on the class path"
-          + " or point " + TENSORFLOW_DIR_PROPERTY + " or " + TENSORFLOW_DIR_ENV
-          + " at the directory holding " + TENSORFLOW_LIBRARIES, e);
+      load.accept(library);
+      return;
     }
-  }
-
-  private static Path extractFromJar(String name) {
-    String resource = RESOURCE_DIR + name;
-    try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+    String resource = platform.nativeResourceDirectory() + file;
+    Path extracted = null;
+    try (InputStream in = NativeLibrary.class.getResourceAsStream("/" + resource)) {
       if (in == null) {
-        throw new UnsatisfiedLinkError("tfjni: " + resource + " is not on the class path "
-            + "(only linux-x86_64 is packaged); set " + LIBRARY_DIR_PROPERTY
-            + " to a directory holding " + name);
+        throw new UnsatisfiedLinkError("tfjni: " + resource + " is not on the class path: this"
+            + " tfjni jar was built without " + platform.id() + " natives (the released jar carries "
+            + Platform.supported() + "); set " + LIBRARY_DIR_PROPERTY + " to a directory holding "
+            + file);
       }
-      Path dir = Files.createTempDirectory("tfjni");
-      Path library = dir.resolve(name);
-      Files.copy(in, library, StandardCopyOption.REPLACE_EXISTING);
-      library.toFile().deleteOnExit();
-      dir.toFile().deleteOnExit();
-      return library;
+      extracted = Files.createTempDirectory("tfjni");
+      Path library = extracted.resolve(file);
+      Files.copy(in, library);
+      load.accept(library);
     } catch (IOException e) {
       throw chained("tfjni: could not extract " + resource + ": " + e, e);
+    } finally {
+      deleteQuietly(extracted);
     }
   }
 
-  /** The symbol named by the dynamic linker's "undefined symbol: NAME[, version V]", or null. */
+  private static void deleteQuietly(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (Stream<Path> paths = Files.list(dir)) {
+      for (Path path : paths.toList()) {
+        Files.deleteIfExists(path);
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // A temporary directory left behind is no reason to fail the load; deleteOnExit tries again.
+      dir.toFile().deleteOnExit();
+    }
+  }
+
+  private static void loadJniLibrary(Platform platform) {
+    loadOwnLibrary(platform, JNI_LIBRARY, library -> {
+      try {
+        System.load(library.toString());
+      } catch (UnsatisfiedLinkError e) {
+        String symbol = undefinedSymbol(e.getMessage());
+        if (symbol != null) {
+          // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
+          throw chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
+              + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
+              + " (tfjni is tested with 2.16 to 2.21). The loader said: " + e.getMessage(), e);
+        }
+        throw chained("tfjni: could not load the " + platform.id() + " JNI library " + library
+            + ": " + e.getMessage()
+            + ". If libtensorflow is missing, put io.tfjni:tfjni-tensorflow-cpu (classifier "
+            + platform.id() + ") on the class path or point " + TENSORFLOW_DIR_PROPERTY + " or "
+            + TENSORFLOW_DIR_ENV + " at the directory holding " + platform.tensorFlowLibraries(),
+            e);
+      }
+    });
+  }
+
+  /**
+   * The symbol named by glibc's "undefined symbol: NAME[, version V]" or by dyld's "Symbol not
+   * found: _NAME" (without the underscore that Mach-O puts before C names), or null.
+   */
   public static String undefinedSymbol(String loaderMessage) {
-    String marker = "undefined symbol: ";
-    int at = loaderMessage == null ? -1 : loaderMessage.lastIndexOf(marker);
-    if (at < 0) {
+    String rest = after(loaderMessage, "undefined symbol: ");
+    if (rest == null) {
+      rest = after(loaderMessage, "Symbol not found: _");
+    }
+    if (rest == null) {
       return null;
     }
-    String rest = loaderMessage.substring(at + marker.length());
     int end = 0;
     while (end < rest.length() && rest.charAt(end) != ','
         && !Character.isWhitespace(rest.charAt(end))) {
       end++;
     }
     return end == 0 ? null : rest.substring(0, end);
+  }
+
+  private static String after(String text, String marker) {
+    int at = text == null ? -1 : text.lastIndexOf(marker);
+    return at < 0 ? null : text.substring(at + marker.length());
   }
 
   /** tfjni's version, as Maven recorded it in the jar. */

@@ -16,15 +16,23 @@ import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Properties;
+import java.util.StringJoiner;
 import java.util.stream.Stream;
 
 /**
- * A TensorFlow runtime artifact on the class path (such as {@code io.tfjni:tfjni-tensorflow-cpu},
- * made by scripts/runtime-artifact.sh): libtensorflow's two libraries under {@value #DIRECTORY},
- * with {@value #INDEX} giving the TensorFlow version and each file's SHA-256.
+ * A TensorFlow runtime artifact on the class path (such as {@code io.tfjni:tfjni-tensorflow-cpu}
+ * with a platform's classifier, made by scripts/runtime-artifact.sh): TensorFlow's libraries for
+ * one platform under {@code io/tfjni/tensorflow/<platform>/}, with an index ({@value #INDEX_FILE})
+ * giving the TensorFlow version, the variant (cpu, gpu), the libraries in load order and each
+ * file's SHA-256.
+ *
+ * <p>An artifact for another platform, and two artifacts for this one (cpu and gpu, say), are
+ * refused with the jars named: either would otherwise end in a linker message or a silent choice.
  *
  * <p>{@link #extract()} copies them once into a per-user cache directory named after their
  * content hash. Several JVMs may start at once: each takes a file lock, the first extracts into a
@@ -32,57 +40,117 @@ import java.util.stream.Stream;
  * that name is always complete, and the others find it when they get the lock.
  */
 final class RuntimeArtifact {
-  static final String DIRECTORY = "tfjni-tensorflow/linux-x86_64/";
-  static final String INDEX = DIRECTORY + "libraries.properties";
+  static final String INDEX_FILE = "libraries.properties";
   static final String CACHE_DIR_PROPERTY = "tfjni.cache.dir";
   static final String CACHE_DIR_ENV = "TFJNI_CACHE_DIR";
 
   private final ClassLoader loader;
   private final URL index;
+  private final String directory;
   private final String version;
+  private final String variant;
+  private final List<String> libraries;
   private final String contentHash;
   private final Properties properties;
 
-  private RuntimeArtifact(ClassLoader loader, URL index, Properties properties) {
+  private RuntimeArtifact(ClassLoader loader, URL index, String directory, Platform platform,
+      Properties properties) {
     this.loader = loader;
     this.index = index;
+    this.directory = directory;
     this.version = properties.getProperty("tensorflow.version", "unknown");
+    this.variant = properties.getProperty("variant", "cpu");
+    String listed = properties.getProperty("libraries", "").trim();
+    this.libraries = listed.isEmpty() ? platform.tensorFlowLibraries()
+        : List.of(listed.split("\\s*,\\s*"));
     StringBuilder hashes = new StringBuilder();
-    for (String name : NativeLibrary.TENSORFLOW_LIBRARIES) {
-      hashes.append(expectedHash(properties, name));
+    for (String name : libraries) {
+      hashes.append(name).append('=').append(expectedHash(properties, name));
     }
     this.contentHash = sha256(hashes.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
     this.properties = properties;
   }
 
-  /** The artifact visible to {@code loader}, or null if there is none. */
-  static RuntimeArtifact find(ClassLoader loader) {
+  /**
+   * The artifact for {@code platform} visible to {@code loader}, or null if there is none.
+   *
+   * @throws UnsatisfiedLinkError if the only artifacts there are for other platforms, or if
+   *     there are several for this one
+   */
+  static RuntimeArtifact find(ClassLoader loader, Platform platform) {
     ClassLoader effective = loader != null ? loader : ClassLoader.getSystemClassLoader();
-    URL index = effective.getResource(INDEX);
-    if (index == null) {
+    String directory = platform.tensorFlowResourceDirectory();
+    List<URL> indexes = resources(effective, directory + INDEX_FILE);
+    if (indexes.size() > 1) {
+      throw new UnsatisfiedLinkError("tfjni: " + indexes.size() + " TensorFlow runtime artifacts"
+          + " for " + platform.id() + " are on the class path: " + jarsOf(indexes)
+          + ". Keep one (tfjni-tensorflow-cpu or tfjni-tensorflow-gpu)");
+    }
+    if (indexes.isEmpty()) {
+      refuseOtherPlatforms(effective, platform);
       return null;
     }
     Properties properties = new Properties();
-    try (InputStream in = index.openStream()) {
+    try (InputStream in = indexes.get(0).openStream()) {
       properties.load(in);
     } catch (IOException e) {
-      throw NativeLibrary.chained("tfjni: cannot read " + index + ": " + e, e);
+      throw NativeLibrary.chained("tfjni: cannot read " + indexes.get(0) + ": " + e, e);
     }
-    return new RuntimeArtifact(effective, index, properties);
+    return new RuntimeArtifact(effective, indexes.get(0), directory, platform, properties);
+  }
+
+  private static void refuseOtherPlatforms(ClassLoader loader, Platform platform) {
+    for (Platform other : Platform.values()) {
+      List<URL> indexes = resources(loader, other.tensorFlowResourceDirectory() + INDEX_FILE);
+      if (other != platform && !indexes.isEmpty()) {
+        throw new UnsatisfiedLinkError("tfjni: the TensorFlow runtime artifact on the class path ("
+            + jarsOf(indexes) + ") is for " + other.id() + ", but this JVM runs on "
+            + platform.id() + ": use the artifact with classifier " + platform.id()
+            + " (tfjni runs on " + Platform.supported() + ")");
+      }
+    }
+  }
+
+  private static List<URL> resources(ClassLoader loader, String name) {
+    try {
+      return Collections.list(loader.getResources(name));
+    } catch (IOException e) {
+      throw NativeLibrary.chained("tfjni: cannot look for " + name + " on the class path: " + e,
+          e);
+    }
+  }
+
+  private static String jarsOf(List<URL> indexes) {
+    StringJoiner jars = new StringJoiner(", ");
+    for (URL index : indexes) {
+      jars.add(jarOf(index));
+    }
+    return jars.toString();
+  }
+
+  /** The jar (or directory) a resource URL points into. */
+  private static String jarOf(URL resource) {
+    String where = resource.toString();
+    int bang = where.indexOf("!/");
+    return bang > 0 ? where.substring(0, bang) : where;
   }
 
   /** For error messages and {@code TensorFlow.libraryPath()}'s readers. */
   String description() {
-    String where = index.toString();
-    int bang = where.indexOf("!/");
-    return "the TensorFlow " + version + " runtime artifact "
-        + (bang > 0 ? where.substring(0, bang) : where);
+    return "the TensorFlow " + version + " " + variant + " runtime artifact " + jarOf(index);
+  }
+
+  /** The libraries to load, in order. */
+  List<String> libraries() {
+    return libraries;
   }
 
   /** The cache directory holding both libraries, extracted now if no JVM did it before. */
   Path extract() {
     Path cache = cacheDirectory().resolve("libtensorflow");
-    Path target = cache.resolve(version + "-" + contentHash);
+    // The index is data from a jar: only plain characters make it into a path.
+    Path target = cache.resolve((version + "-" + variant).replaceAll("[^A-Za-z0-9._-]", "_")
+        + "-" + contentHash);
     if (Files.isDirectory(target)) {
       return target;
     }
@@ -109,18 +177,18 @@ final class RuntimeArtifact {
   private void publish(Path cache, Path target) throws IOException {
     Path staging = Files.createTempDirectory(cache, target.getFileName() + ".tmp");
     try {
-      for (String name : NativeLibrary.TENSORFLOW_LIBRARIES) {
+      for (String name : libraries) {
         String expected = expectedHash(properties, name);
         String actual;
-        try (InputStream resource = open(DIRECTORY + name);
+        try (InputStream resource = open(directory + name);
             DigestInputStream in = new DigestInputStream(resource, digest());
             OutputStream out = Files.newOutputStream(staging.resolve(name))) {
           in.transferTo(out);
           actual = HexFormat.of().formatHex(in.getMessageDigest().digest());
         }
         if (!actual.equals(expected)) {
-          throw new IOException(DIRECTORY + name + " has SHA-256 " + actual + ", but "
-              + INDEX + " says " + expected + ": the artifact is damaged");
+          throw new IOException(directory + name + " has SHA-256 " + actual + ", but "
+              + directory + INDEX_FILE + " says " + expected + ": the artifact is damaged");
         }
       }
       try {
@@ -136,15 +204,16 @@ final class RuntimeArtifact {
   private InputStream open(String resource) throws IOException {
     InputStream in = loader.getResourceAsStream(resource);
     if (in == null) {
-      throw new IOException(resource + " is listed in " + INDEX + " but not on the class path");
+      throw new IOException(resource + " is listed in " + directory + INDEX_FILE
+          + " but not on the class path");
     }
     return in;
   }
 
-  private static String expectedHash(Properties properties, String name) {
+  private String expectedHash(Properties properties, String name) {
     String hash = properties.getProperty("sha256." + name);
     if (hash == null || hash.length() != 64) {
-      throw new UnsatisfiedLinkError("tfjni: " + INDEX + " has no sha256." + name);
+      throw new UnsatisfiedLinkError("tfjni: " + index + " has no sha256." + name);
     }
     return hash;
   }

@@ -1,0 +1,129 @@
+package io.tfjni.internal;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A platform tfjni ships native libraries for, chosen by the JVM's {@code os.name} and {@code
+ * os.arch}, and the names its native libraries have there. Not API.
+ *
+ * <p>The platform's {@link #id()} names the directory of tfjni's own libraries inside the library
+ * jar ({@code io/tfjni/native/<id>/}), the directory of TensorFlow's libraries inside a runtime
+ * artifact ({@code io/tfjni/tensorflow/<id>/}) and the artifact's Maven classifier.
+ */
+public enum Platform {
+  LINUX_X86_64("linux", "x86_64", "linux-x86_64", ".so",
+      List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2")),
+  LINUX_AARCH64("linux", "aarch64", "linux-aarch64", ".so",
+      List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2")),
+  // Apple calls the architecture arm64, and so do TensorFlow's macOS wheels.
+  MACOS_ARM64("macos", "aarch64", "macos-arm64", ".dylib",
+      List.of("libtensorflow_framework.2.dylib", "libtensorflow_cc.2.dylib"));
+
+  private final String os;
+  private final String arch;
+  private final String id;
+  private final String librarySuffix;
+  private final List<String> tensorFlowLibraries;
+
+  Platform(String os, String arch, String id, String librarySuffix,
+      List<String> tensorFlowLibraries) {
+    this.os = os;
+    this.arch = arch;
+    this.id = id;
+    this.librarySuffix = librarySuffix;
+    this.tensorFlowLibraries = tensorFlowLibraries;
+  }
+
+  /** "linux-x86_64", "linux-aarch64" or "macos-arm64". */
+  public String id() {
+    return id;
+  }
+
+  /** The file name of a library of tfjni's own on this platform: "tfjni" is libtfjni.so or .dylib. */
+  public String libraryFile(String name) {
+    return "lib" + name + librarySuffix;
+  }
+
+  /** TensorFlow's C API libraries as a wheel holds them, in the order they must be loaded. */
+  public List<String> tensorFlowLibraries() {
+    return tensorFlowLibraries;
+  }
+
+  /** Where the library jar keeps this platform's libraries, as a resource path. */
+  public String nativeResourceDirectory() {
+    return "io/tfjni/native/" + id + "/";
+  }
+
+  /** Where a TensorFlow runtime artifact keeps this platform's libraries, as a resource path. */
+  public String tensorFlowResourceDirectory() {
+    return "io/tfjni/tensorflow/" + id + "/";
+  }
+
+  /** The platform of this JVM, from its {@code os.name} and {@code os.arch}. */
+  public static Platform current() {
+    return of(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
+  }
+
+  /**
+   * The platform of these {@code os.name} and {@code os.arch} values.
+   *
+   * @throws UnsatisfiedLinkError naming the platform and the supported ones if tfjni has no
+   *     libraries for it
+   */
+  public static Platform of(String osName, String osArch) {
+    String os = osFamily(osName);
+    String arch = archFamily(osArch);
+    for (Platform platform : values()) {
+      if (platform.os.equals(os) && platform.arch.equals(arch)) {
+        return platform;
+      }
+    }
+    throw new UnsatisfiedLinkError("tfjni: no native libraries for " + os + "-" + arch + " (os.name '" + osName
+        + "', os.arch '" + osArch + "'); tfjni runs on " + supported());
+  }
+
+  /** "linux-x86_64, linux-aarch64 and macos-arm64", for messages. */
+  public static String supported() {
+    Platform[] all = values();
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < all.length; i++) {
+      if (i > 0) {
+        text.append(i == all.length - 1 ? " and " : ", ");
+      }
+      text.append(all[i].id);
+    }
+    return text.toString();
+  }
+
+  private static String osFamily(String osName) {
+    String name = osName.toLowerCase(Locale.ROOT);
+    if (name.startsWith("linux")) {
+      return "linux";
+    }
+    if (name.startsWith("mac") || name.startsWith("darwin")) {
+      return "macos";
+    }
+    if (name.startsWith("windows")) {
+      return "windows";
+    }
+    return name.isEmpty() ? "unknown" : name.replaceAll("[^a-z0-9]+", "");
+  }
+
+  // JVMs say amd64 (Linux) or x86_64 (macOS) for the same architecture, and aarch64 or arm64 for
+  // 64-bit ARM.
+  private static String archFamily(String osArch) {
+    String arch = osArch.toLowerCase(Locale.ROOT);
+    switch (arch) {
+      case "amd64":
+      case "x86_64":
+      case "x86-64":
+        return "x86_64";
+      case "aarch64":
+      case "arm64":
+        return "aarch64";
+      default:
+        return arch.isEmpty() ? "unknown" : arch;
+    }
+  }
+}

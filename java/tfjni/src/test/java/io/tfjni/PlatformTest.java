@@ -1,0 +1,62 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tfjni.internal.Platform;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loader's choice of platform from os.name and os.arch, with the values real JVMs report
+ * (OpenJDK's and Temurin's builds for each system), and what each platform's files are called.
+ */
+class PlatformTest {
+  @Test
+  void everySupportedPlatformIsRecognisedAsJvmsNameIt() {
+    assertEquals(Platform.LINUX_X86_64, Platform.of("Linux", "amd64"));
+    assertEquals(Platform.LINUX_X86_64, Platform.of("Linux", "x86_64"));
+    assertEquals(Platform.LINUX_AARCH64, Platform.of("Linux", "aarch64"));
+    assertEquals(Platform.LINUX_AARCH64, Platform.of("Linux", "arm64"));
+    assertEquals(Platform.MACOS_ARM64, Platform.of("Mac OS X", "aarch64"));
+    assertEquals(Platform.MACOS_ARM64, Platform.of("Darwin", "arm64"));
+  }
+
+  @Test
+  void thisMachineIsLinuxX8664() {
+    assertEquals(Platform.LINUX_X86_64, Platform.current());
+  }
+
+  @Test
+  void anUnsupportedPlatformIsNamedWithTheSupportedOnes() {
+    assertUnsupported("Mac OS X", "x86_64", "macos-x86_64");
+    assertUnsupported("Windows 11", "amd64", "windows-x86_64");
+    assertUnsupported("Linux", "riscv64", "linux-riscv64");
+    assertUnsupported("Linux", "arm", "linux-arm");
+    assertUnsupported("FreeBSD", "amd64", "freebsd-x86_64");
+    assertUnsupported("", "", "unknown-unknown");
+  }
+
+  private static void assertUnsupported(String osName, String osArch, String named) {
+    UnsatisfiedLinkError error =
+        assertThrows(UnsatisfiedLinkError.class, () -> Platform.of(osName, osArch));
+    assertEquals("tfjni: no native libraries for " + named + " (os.name '" + osName
+        + "', os.arch '" + osArch + "'); tfjni runs on linux-x86_64, linux-aarch64 and"
+        + " macos-arm64", error.getMessage());
+  }
+
+  @Test
+  void eachPlatformNamesItsDirectoriesAndLibraries() {
+    assertEquals("io/tfjni/native/linux-aarch64/", Platform.LINUX_AARCH64.nativeResourceDirectory());
+    assertEquals("io/tfjni/tensorflow/macos-arm64/",
+        Platform.MACOS_ARM64.tensorFlowResourceDirectory());
+    assertEquals("libtfjni.so", Platform.LINUX_X86_64.libraryFile("tfjni"));
+    assertEquals("libtfjni.so", Platform.LINUX_AARCH64.libraryFile("tfjni"));
+    assertEquals("libtfjni_loader.dylib", Platform.MACOS_ARM64.libraryFile("tfjni_loader"));
+    // The names in TensorFlow's own wheels for each platform.
+    assertEquals(List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2"),
+        Platform.LINUX_AARCH64.tensorFlowLibraries());
+    assertEquals(List.of("libtensorflow_framework.2.dylib", "libtensorflow_cc.2.dylib"),
+        Platform.MACOS_ARM64.tensorFlowLibraries());
+  }
+}
