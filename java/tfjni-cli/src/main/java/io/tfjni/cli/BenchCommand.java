@@ -115,8 +115,9 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--trace", paramLabel = "N", arity = "0..1", fallbackValue = "20",
       description = "After measuring, run N more times with TensorFlow's step statistics on"
-          + " (RunOptions trace level SOFTWARE_TRACE) and print the slowest ops: per node its op,"
-          + " count, total and mean microseconds (N: 20 if not given).")
+          + " (RunOptions trace level SOFTWARE_TRACE) and print the slowest ops: per node the"
+          + " device it ran on, its op, count, total and mean microseconds (N: 20 if not"
+          + " given).")
   Integer trace;
 
   @Option(names = {"--trace_top", "--trace-top"}, paramLabel = "K", defaultValue = "15",

@@ -10,11 +10,11 @@ import java.util.Map;
 
 /**
  * The slowest ops of traced runs ({@code tfjni bench --trace}): TensorFlow's step statistics
- * summed per executed node over every traced run.
+ * summed per executed node over every traced run, with the device each node ran on.
  */
 final class TraceReport {
-  /** One node's totals: how often it ran and for how long in all. */
-  record OpTotal(String node, String op, long count, long totalMicros) {
+  /** One node's totals: how often it ran and for how long in all, and where. */
+  record OpTotal(String node, String op, String device, long count, long totalMicros) {
     double meanMicros() {
       return count == 0 ? 0 : (double) totalMicros / count;
     }
@@ -22,6 +22,7 @@ final class TraceReport {
 
   private final Map<String, long[]> totals = new LinkedHashMap<>();
   private final Map<String, String> ops = new LinkedHashMap<>();
+  private final Map<String, String> devices = new LinkedHashMap<>();
   private int runs;
 
   /** Adds one traced run's nodes. */
@@ -32,13 +33,15 @@ final class TraceReport {
       total[0]++;
       total[1] += node.durationMicros();
       ops.putIfAbsent(node.nodeName(), node.op());
+      devices.putIfAbsent(node.nodeName(), shortDevice(node.device()));
     }
   }
 
   /** Every node, slowest (largest total) first; ties by name. */
   List<OpTotal> slowest() {
     List<OpTotal> list = new ArrayList<>();
-    totals.forEach((node, t) -> list.add(new OpTotal(node, ops.get(node), t[0], t[1])));
+    totals.forEach((node, t) ->
+        list.add(new OpTotal(node, ops.get(node), devices.get(node), t[0], t[1])));
     list.sort(Comparator.comparingLong(OpTotal::totalMicros).reversed()
         .thenComparing(OpTotal::node));
     return list;
@@ -52,13 +55,20 @@ final class TraceReport {
     out.append(String.format(Locale.ROOT, "Slowest ops over %d traced run%s (TensorFlow's step"
         + " statistics; %d nodes, %d us in all):%n", runs, runs == 1 ? "" : "s", slowest.size(),
         all));
-    out.append(String.format(Locale.ROOT, "  %12s %8s %10s %6s  %-24s %s%n", "total us", "count",
-        "mean us", "share", "op", "node"));
+    out.append(String.format(Locale.ROOT, "  %12s %8s %10s %6s  %-7s %-24s %s%n", "total us",
+        "count", "mean us", "share", "device", "op", "node"));
     for (OpTotal t : slowest.subList(0, Math.min(top, slowest.size()))) {
-      out.append(String.format(Locale.ROOT, "  %12d %8d %10.1f %5.1f%%  %-24s %s%n",
+      out.append(String.format(Locale.ROOT, "  %12d %8d %10.1f %5.1f%%  %-7s %-24s %s%n",
           t.totalMicros(), t.count(), t.meanMicros(), all == 0 ? 0.0 : 100.0 * t.totalMicros() / all,
-          t.op().isEmpty() ? "?" : t.op(), t.node()));
+          t.device(), t.op().isEmpty() ? "?" : t.op(), t.node()));
     }
     return out.toString();
+  }
+
+  /** "CPU:0" for "/job:localhost/replica:0/task:0/device:CPU:0": where a node ran, in short. */
+  static String shortDevice(String device) {
+    int at = device.lastIndexOf("device:");
+    String name = at < 0 ? device : device.substring(at + "device:".length());
+    return name.isEmpty() ? "?" : name;
   }
 }
