@@ -48,7 +48,7 @@ tensorflow_dir_of() {  # tensorflow_dir_of PLATFORM VARIANT
   wheel_of "$1" "$2" >/dev/null || return 1
   local dir="$TFJNI_CACHE/wheels/tensorflow-$TFJNI_TF_VERSION-$1-$2"
   if [[ ! -f "$dir/.complete" ]]; then
-    step "Fetching TensorFlow $TFJNI_TF_VERSION's $1 $2 wheel into $dir (one-off, ~230 MB download)" >&2
+    step "Fetching TensorFlow $TFJNI_TF_VERSION's $1 $2 wheel into $dir (one-off: a 230 to 620 MB download)" >&2
     install_staged "$dir" unpack_c_api_wheel "$1" "$2" >&2 || return 1
   fi
   echo "$dir/tensorflow"
@@ -118,8 +118,17 @@ build_bench() {
   cmake --build "$BUILD/bench" -j "$JOBS" --target "$@"
 }
 
-# The Maven properties every build of java/ takes: the native build, TensorFlow, the test models.
+# The platforms whose JNI library goes into the tfjni jar: this machine's alone (make build), or
+# every platform (scripts/build.sh --all-platforms, which make natives and make test run).
+TFJNI_JAR_PLATFORMS="${TFJNI_JAR_PLATFORMS:-linux-x86_64}"
+
+# The Maven properties every build of java/ takes: the native builds, TensorFlow, the test models.
 maven_settings() {
+  local platform
+  for platform in ${TFJNI_JAR_PLATFORMS//,/ }; do
+    [[ "$platform" == linux-x86_64 ]] || echo "-Dtfjni.native.dir.$platform=$BUILD/native-$platform"
+  done
+  echo "-Dtfjni.jar.platforms=$TFJNI_JAR_PLATFORMS"
   echo "-Dtfjni.native.dir=$BUILD/native -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
@@ -158,4 +167,18 @@ djl_tensorflow_engine() {
     unzip -q -o -j "$jar" '*.so*' -d "$native" || return 1
   fi
   echo "$cp"
+}
+
+# Checks `tfjni demo`'s output: every class as TensorFlow Python's, and the largest probability
+# difference at most TOLERANCE. Prints the figures; fails with them otherwise.
+check_demo_agreement() {  # check_demo_agreement DEMO_OUTPUT TOLERANCE
+  local line agree total diff
+  line=$(grep -o 'agreement with TensorFlow Python: [0-9]*/[0-9]*, max |p - p_python| = [0-9.e+-]*' <<<"$1") ||
+    { echo "no agreement line in the demo's output" >&2; return 1; }
+  read -r agree total diff < <(sed -E 's|.*: ([0-9]+)/([0-9]+), .* = (.*)|\1 \2 \3|' <<<"$line")
+  echo "classes equal: $agree/$total; max |p - p_python| = $diff (tolerance $2)"
+  if [[ "$agree" != "$total" ]] || ! python3 -c "import sys; sys.exit(0 if float('$diff') <= float('$2') else 1)"; then
+    echo "the demo does not agree with TensorFlow Python within tolerance $2" >&2
+    return 1
+  fi
 }
