@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.internal.NativeLibrary;
 import java.lang.annotation.Native;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,6 +144,25 @@ public final class SessionOptions {
     rawConfigProto = Objects.requireNonNull(configProto, "configProto").clone();
     return this;
   }
+
+  /**
+   * The serialized {@code tensorflow.ConfigProto} a session loaded with these options is given:
+   * the typed settings merged over {@link #rawConfigProto(byte[])}, byte for byte what TensorFlow
+   * Python's {@code ConfigProto.SerializeToString()} gives for the same fields. For inspection
+   * (TensorFlow Python reads it with {@code ConfigProto.FromString}); loading does this itself.
+   *
+   * @throws TensorFlowException ({@code INVALID_ARGUMENT}) for settings a session refuses to
+   *     load with, such as the calling thread together with per-session pools, or raw bytes that
+   *     are not whole protobuf fields
+   */
+  public byte[] toConfigProto() {
+    NativeLibrary.ensureLoaded();
+    return nativeConfigProto(scalars(), visibleDevices(), rawConfig(), poolThreads(),
+        poolNames());
+  }
+
+  private static native byte[] nativeConfigProto(long[] scalars, String visibleDevices,
+      byte[] rawConfig, int[] poolThreads, String[] poolNames);
 
   // The encoding io_tfjni_*.cpp reads through jni_support's session_config(); UNSET means "not
   // set".
