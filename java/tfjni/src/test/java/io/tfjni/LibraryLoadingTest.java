@@ -132,6 +132,29 @@ class LibraryLoadingTest {
   }
 
   @Test
+  void anExtractionKilledHalfwayIsCleanedUpByTheNextJvm() throws Exception {
+    Path cache = Files.createDirectory(temp.resolve("killed-cache"));
+    List<String> options = List.of("-Dtfjni.cache.dir=" + cache);
+    Outcome first = ChildJvm.run(options, LoadProbe.class, List.of(TestModels.dir().toString()),
+        UNSET, Map.of());
+    assertEquals(0, first.exitCode(), first.output());
+    // What a JVM killed while extracting leaves: its staging directory, and no published one.
+    Path published;
+    try (Stream<Path> entries = Files.list(cache.resolve("libtensorflow"))) {
+      published = entries.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    Path staging = cache.resolve("libtensorflow").resolve(published.getFileName() + ".tmp42");
+    Files.move(published, staging);
+    Outcome next = ChildJvm.run(options, LoadProbe.class, List.of(TestModels.dir().toString()),
+        UNSET, Map.of());
+    assertEquals(0, next.exitCode(), next.output());
+    try (Stream<Path> entries = Files.list(cache.resolve("libtensorflow"))) {
+      assertEquals(List.of(published.getFileName() + "", published.getFileName() + ".lock"),
+          entries.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+  }
+
+  @Test
   void damagedRuntimeArtifactIsRefusedWithItsHash() throws Exception {
     // A class-path directory laid out like the artifact, whose index has a wrong hash.
     Path artifact = temp.resolve("artifact");

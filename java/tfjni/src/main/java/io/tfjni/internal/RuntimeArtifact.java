@@ -160,6 +160,7 @@ final class RuntimeArtifact {
           StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
         FileLock lock = lockFile.lock();  // other JVMs wait here; closing the channel releases it
         if (!Files.isDirectory(target)) {
+          deleteAbandonedStaging(cache, target);
           publish(cache, target);
         }
         lock.release();
@@ -170,6 +171,20 @@ final class RuntimeArtifact {
           + ": " + e + ". Set " + CACHE_DIR_PROPERTY + " or " + CACHE_DIR_ENV
           + " to a writable directory, or " + NativeLibrary.TENSORFLOW_DIR_PROPERTY
           + " to a directory holding the libraries", e);
+    }
+  }
+
+  /**
+   * Deletes the staging directories of JVMs that were killed while extracting {@code target}:
+   * a staging directory exists only while its JVM holds the lock, which this one now holds.
+   */
+  private static void deleteAbandonedStaging(Path cache, Path target) throws IOException {
+    String prefix = target.getFileName() + ".tmp";
+    try (Stream<Path> entries = Files.list(cache)) {
+      for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(prefix))
+          .toList()) {
+        deleteRecursively(entry);
+      }
     }
   }
 
