@@ -47,7 +47,8 @@ class PlatformTest {
 
   @Test
   void eachPlatformNamesItsDirectoriesAndLibraries() {
-    assertEquals("io/tfjni/native/linux-aarch64/", Platform.LINUX_AARCH64.nativeResourceDirectory());
+    assertEquals("io/tfjni/native/linux-aarch64/",
+        Platform.LINUX_AARCH64.nativeResourceDirectory());
     assertEquals("io/tfjni/tensorflow/macos-arm64/",
         Platform.MACOS_ARM64.tensorFlowResourceDirectory());
     assertEquals("libtfjni.so", Platform.LINUX_X86_64.libraryFile("tfjni"));

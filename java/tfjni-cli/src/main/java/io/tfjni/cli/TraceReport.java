@@ -59,8 +59,8 @@ final class TraceReport {
         "count", "mean us", "share", "device", "op", "node"));
     for (OpTotal t : slowest.subList(0, Math.min(top, slowest.size()))) {
       out.append(String.format(Locale.ROOT, "  %12d %8d %10.1f %5.1f%%  %-7s %-24s %s%n",
-          t.totalMicros(), t.count(), t.meanMicros(), all == 0 ? 0.0 : 100.0 * t.totalMicros() / all,
-          t.device(), t.op().isEmpty() ? "?" : t.op(), t.node()));
+          t.totalMicros(), t.count(), t.meanMicros(),
+          all == 0 ? 0.0 : 100.0 * t.totalMicros() / all, t.device(), t.op().isEmpty() ? "?" : t.op(), t.node()));
     }
     return out.toString();
   }

@@ -192,9 +192,9 @@ public final class NativeLibrary {
     try (InputStream in = NativeLibrary.class.getResourceAsStream("/" + resource)) {
       if (in == null) {
         throw new UnsatisfiedLinkError("tfjni: " + resource + " is not on the class path: this"
-            + " tfjni jar was built without " + platform.id() + " natives (the released jar carries "
-            + Platform.supported() + "); set " + LIBRARY_DIR_PROPERTY + " to a directory holding "
-            + file);
+            + " tfjni jar was built without " + platform.id() + " natives (the released jar"
+            + " carries " + Platform.supported() + "); set " + LIBRARY_DIR_PROPERTY
+            + " to a directory holding " + file);
       }
       extracted = Files.createTempDirectory("tfjni");
       Path library = extracted.resolve(file);

@@ -40,7 +40,7 @@ public enum Platform {
     return id;
   }
 
-  /** The file name of a library of tfjni's own on this platform: "tfjni" is libtfjni.so or .dylib. */
+  /** The file of a library of tfjni's own here: "tfjni" is libtfjni.so, or .dylib on macOS. */
   public String libraryFile(String name) {
     return "lib" + name + librarySuffix;
   }
@@ -79,8 +79,8 @@ public enum Platform {
         return platform;
       }
     }
-    throw new UnsatisfiedLinkError("tfjni: no native libraries for " + os + "-" + arch + " (os.name '" + osName
-        + "', os.arch '" + osArch + "'); tfjni runs on " + supported());
+    throw new UnsatisfiedLinkError("tfjni: no native libraries for " + os + "-" + arch
+        + " (os.name '" + osName + "', os.arch '" + osArch + "'); tfjni runs on " + supported());
   }
 
   /** "linux-x86_64, linux-aarch64 and macos-arm64", for messages. */
