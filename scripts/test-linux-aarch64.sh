@@ -7,7 +7,7 @@
 source "$(dirname "$0")/common.sh"
 source "$ROOT/scripts/setup-linux-aarch64.sh"   # functions only (aarch64_jvm_root)
 
-# The C++ core tests that run under qemu (~45 s of ~95 s for the whole suite there): loading
+# The C++ core tests that run under qemu (184 tests, ~40 s here; the whole suite takes ~95 s): loading
 # SavedModels and frozen graphs, running them against TensorFlow Python's golden outputs (every
 # test model's cases, dtypes included), tensors, eager ops and contexts, session configs, threads,
 # live-object counts and TensorFlow's errors. Left out: the op library, package requirement and
@@ -26,8 +26,10 @@ AARCH64_CORE_TESTS="${AARCH64_CORE_TESTS:-SavedModelTest.*:GraphModelTest.*:Runn
 AARCH64_DEMO_TOLERANCE="${AARCH64_DEMO_TOLERANCE:-1e-5}"
 # The CLI jar of the host build (make build): pure Java apart from the natives it is told of below.
 CLI_JAR="${TFJNI_CLI_JAR:-$ROOT/java/tfjni-cli/target/tfjni-cli.jar}"
-# The arm64 JVM interprets only: its JIT compilers cost more under emulation than they save in
-# this short run (demo measured at ~7 s with -Xint, ~9 s with C1 only, ~11 s with both JITs).
+# The arm64 JVM interprets only: under emulation its JIT compilers run slowly themselves and the
+# code they emit must be translated again by qemu, which costs more than it saves in this short
+# run. The demo, measured here: -Xint 7-13 s, C1 only (-XX:TieredStopAtLevel=1) 9-17 s, both JITs
+# 11-21 s (the lower figure on idle cores, the higher with both cores busy).
 AARCH64_JAVA_OPTS="${AARCH64_JAVA_OPTS:--Xint}"
 
 [[ -f "$CLI_JAR" ]] || { echo "no CLI jar at $CLI_JAR: run 'make build' first (or set TFJNI_CLI_JAR)" >&2; exit 1; }
@@ -38,6 +40,8 @@ AARCH64_JAVA_OPTS="${AARCH64_JAVA_OPTS:--Xint}"
 AARCH64_BUILD="$BUILD/native-linux-aarch64"
 TF_DIR=$(tensorflow_dir_of linux-aarch64 cpu)
 MODELS="${TFJNI_MODELS:-$(models_dir)}"
+[[ -f "$MODELS/manifest.json" && -d "$MODELS/digits" ]] ||
+  { echo "no test models in $MODELS (scripts/setup.sh generates them; TFJNI_MODELS overrides the directory)" >&2; exit 1; }
 # The cross toolchain's sysroot gives the guest its dynamic loader, libc and libstdc++;
 # TensorFlow finds its own libomp through its RPATH.
 QEMU=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
