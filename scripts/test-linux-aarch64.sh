@@ -29,7 +29,10 @@ CLI_JAR="${TFJNI_CLI_JAR:-$ROOT/java/tfjni-cli/target/tfjni-cli.jar}"
 # The arm64 JVM interprets only: under emulation its JIT compilers run slowly themselves and the
 # code they emit must be translated again by qemu, which costs more than it saves in this short
 # run. The demo, measured here: -Xint 7-13 s, C1 only (-XX:TieredStopAtLevel=1) 9-17 s, both JITs
-# 11-21 s (the lower figure on idle cores, the higher with both cores busy).
+# 11-21 s (the lower figure on idle cores, the higher with both cores busy). Loading libtensorflow
+# from the runtime artifact instead is another matter the first time: its extraction hashes
+# 768 MB in Java, about an hour interpreted, 51 s with C1 only and 37 s with both JITs (then
+# 8.5 s, 11 s and 13 s once extracted), so that route wants the JITs unless its cache is warm.
 AARCH64_JAVA_OPTS="${AARCH64_JAVA_OPTS:--Xint}"
 
 [[ -f "$CLI_JAR" ]] || { echo "no CLI jar at $CLI_JAR: run 'make build' first (or set TFJNI_CLI_JAR)" >&2; exit 1; }
@@ -62,7 +65,9 @@ step "The digits demo through the Java library on an arm64 JVM under qemu-user"
 JVM_ROOT=$(aarch64_jvm_root)
 JAVA="$JVM_ROOT/usr/lib/jvm/java-17-openjdk-arm64/bin/java"
 # Where the aarch64 JVM finds tfjni's natives and TensorFlow: for now the build and wheel
-# directories; a jar with the aarch64 natives and the aarch64 runtime artifact replace these.
+# directories. To load them as users do, drop native_options and run
+# launch=(-cp "$CLI_JAR:<tfjni-tensorflow-cpu-VERSION-linux-aarch64.jar>" io.tfjni.cli.Main), with
+# a CLI jar built to carry io/tfjni/native/linux-aarch64/ (see AARCH64_JAVA_OPTS on the JIT).
 native_options=(-Dtfjni.library.dir="$AARCH64_BUILD" -Dtfjni.tensorflow.dir="$TF_DIR")
 launch=(-jar "$CLI_JAR")
 demo_log="$BUILD/demo-linux-aarch64.log"
