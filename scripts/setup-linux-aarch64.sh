@@ -41,6 +41,8 @@ unpack_aarch64_jvm() {  # unpack_aarch64_jvm OUT_DIR
   # As root, apt hands downloads to its _apt user, which cannot write into root's cache.
   local sandbox=()
   [[ $(id -u) -ne 0 ]] || sandbox=(-o APT::Sandbox::User=root)
+  # The arm64 package lists may be gone (images often delete /var/lib/apt/lists).
+  apt-cache show openjdk-17-jre-headless:arm64 >/dev/null 2>&1 || as_root apt-get update -qq
   (cd "$debs" && apt-get download -q=2 "${sandbox[@]}" "${AARCH64_JVM_PACKAGES[@]/%/:arm64}")
   for deb in "$debs"/*.deb; do dpkg -x "$deb" "$1"; done
   rm -rf "$debs"
