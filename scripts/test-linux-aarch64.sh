@@ -7,8 +7,8 @@
 source "$(dirname "$0")/common.sh"
 source "$ROOT/scripts/setup-linux-aarch64.sh"   # functions only (aarch64_jvm_root)
 
-# The C++ core tests that run under qemu (184 tests, ~40 s here; the whole suite takes ~95 s): loading
-# SavedModels and frozen graphs, running them against TensorFlow Python's golden outputs (every
+# The C++ core tests that run under qemu (184 tests, ~40 s here; the whole suite takes ~95 s):
+# loading SavedModels and frozen graphs, running them against TensorFlow Python's golden outputs (every
 # test model's cases, dtypes included), tensors, eager ops and contexts, session configs, threads,
 # live-object counts and TensorFlow's errors. Left out: the op library, package requirement and
 # text ops tests (their op libraries are x86_64 builds of tensorflow-text), the step stats test
@@ -84,13 +84,6 @@ echo "demo took $(seconds_since "$started") s"
 step "Checking the aarch64 demo against TensorFlow Python (tolerance $AARCH64_DEMO_TOLERANCE)"
 grep -q 'TensorFlow .* from '"$TF_DIR" "$demo_log" ||
   { echo "the demo did not run on the aarch64 TensorFlow in $TF_DIR" >&2; exit 1; }
-agreement=$(sed -n 's#^agreement with TensorFlow Python: \([0-9]*\)/\([0-9]*\), max |p - p_python| = \(.*\)$#\1 \2 \3#p' "$demo_log")
-[[ -n "$agreement" ]] || { echo "no agreement line in the demo's output ($demo_log)" >&2; exit 1; }
-read -r equal total max_difference <<<"$agreement"
-echo "classes equal: $equal/$total, max |p - p_python| = $max_difference"
-[[ "$total" -gt 0 && "$equal" == "$total" ]] ||
-  { echo "aarch64 predicts another class than TensorFlow Python for $((total - equal)) of $total digits" >&2; exit 1; }
-awk -v d="$max_difference" -v t="$AARCH64_DEMO_TOLERANCE" 'BEGIN { exit !(d + 0 <= t + 0) }' ||
-  { echo "aarch64 probabilities differ from TensorFlow Python's by $max_difference > $AARCH64_DEMO_TOLERANCE" >&2; exit 1; }
+check_demo_agreement "$(cat "$demo_log")" "$AARCH64_DEMO_TOLERANCE"
 ((demo_status == 0)) || { echo "the aarch64 demo failed (exit status $demo_status)" >&2; exit 1; }
 echo "linux-aarch64: core tests and demo pass"
