@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Link check of the macos-arm64 natives (scripts/build-macos-arm64.sh builds them; nothing here
+# can run them): each is a Mach-O arm64 dylib named @rpath/<file>, links only @rpath/@loader_path
+# libraries or /usr/lib system ones, and every symbol it imports is exported by the library dyld
+# will bind it to: the macOS TensorFlow wheel's two dylibs, or libSystem (zig's stub of it, the
+# macOS SDK's list of its exports). libc++ and libc++abi are zig's, linked statically into each
+# dylib, so no symbol may be bound to a /usr/lib C++ runtime. Before that, the check is run on
+# small dylibs broken on purpose, each of which it must reject.
+# Options: --skip-build checks what build/native-macos-arm64 holds without (re)building it.
+source "$(dirname "$0")/common.sh"
+
+skip_build=false
+for arg in "$@"; do
+  case "$arg" in
+    --skip-build) skip_build=true ;;
+    *) echo "unknown argument '$arg' (usage: $0 [--skip-build])" >&2; exit 2 ;;
+  esac
+done
+
+ensure_debian_packages llvm
+ZIG=$(zig_executable)
+TF_DIR=$(tensorflow_dir_of macos-arm64 cpu)
+SYSTEM_STUBS="$(dirname "$ZIG")/lib/libc/darwin/libSystem.tbd"
+[[ -f "$SYSTEM_STUBS" ]] || { echo "zig's libSystem stub is missing: $SYSTEM_STUBS" >&2; exit 1; }
+$skip_build || "$ROOT/scripts/build-macos-arm64.sh"
+for library in libtfjni.dylib libtfjni_loader.dylib; do
+  [[ -f "$MACOS_ARM64_BUILD/$library" ]] || { echo "no $MACOS_ARM64_BUILD/$library: run scripts/build-macos-arm64.sh" >&2; exit 1; }
+done
+
+check() {  # check LIBRARY [check_macho_links.py options]
+  python3 "$ROOT/scripts/check_macho_links.py" --system-stubs "$SYSTEM_STUBS" "$@"
+}
+tensorflow_providers=(--provider "$TF_DIR/libtensorflow_cc.2.dylib" --provider "$TF_DIR/libtensorflow_framework.2.dylib")
+
+step "The link check must reject dylibs broken on purpose"
+export ZIG_GLOBAL_CACHE_DIR="$TFJNI_CACHE/zig-cache"
+broken="$MACOS_ARM64_BUILD/broken-on-purpose"
+mkdir -p "$broken"
+zig_dylib() {  # zig_dylib OUTPUT SOURCE_TEXT [linker arguments]
+  local output=$1 source=$2; shift 2
+  printf '%s\n' "$source" > "$output.c"
+  "$ZIG" cc -target aarch64-macos.12.0 -shared -o "$output" "$output.c" "$@"
+}
+# A stand-in libtensorflow_cc that exports one function more than the real one, to link against.
+zig_dylib "$broken/libtensorflow_cc.2.dylib" 'void TF_Version(void) {} void TF_NotInTensorFlow(void) {}' \
+  -Wl,-install_name,@rpath/libtensorflow_cc.2.dylib
+zig_dylib "$broken/stand-in-at-absolute-path.dylib" 'void TF_Version(void) {}' \
+  -Wl,-install_name,/opt/homebrew/lib/libtensorflow_cc.2.dylib
+calls_tf() { echo "void $1(void); void call(void) { $1(); }"; }
+zig_dylib "$broken/libmissing_symbol.dylib" "$(calls_tf TF_NotInTensorFlow)" -Wl,-install_name,@rpath/libmissing_symbol.dylib \
+  -Wl,-rpath,@loader_path "$broken/libtensorflow_cc.2.dylib"
+zig_dylib "$broken/libabsolute_dependency.dylib" "$(calls_tf TF_Version)" -Wl,-install_name,@rpath/libabsolute_dependency.dylib \
+  -Wl,-rpath,@loader_path "$broken/stand-in-at-absolute-path.dylib"
+zig_dylib "$broken/libno_rpath.dylib" "$(calls_tf TF_Version)" -Wl,-install_name,@rpath/libno_rpath.dylib \
+  "$broken/libtensorflow_cc.2.dylib"
+zig_dylib "$broken/libabsolute_install_name.dylib" "$(calls_tf TF_Version)" -Wl,-install_name,/usr/local/lib/libabsolute_install_name.dylib \
+  -Wl,-rpath,@loader_path "$broken/libtensorflow_cc.2.dylib"
+zig_dylib "$broken/libflat_lookup.dylib" "$(calls_tf TF_Version)" -Wl,-install_name,@rpath/libflat_lookup.dylib \
+  -Wl,-rpath,@loader_path -Wl,-undefined,dynamic_lookup
+expect_rejected() {  # expect_rejected LIBRARY EXPECTED_MESSAGE
+  local output
+  if output=$(check "$broken/$1" "${tensorflow_providers[@]}" --rpath @loader_path 2>&1); then
+    echo "$output"; echo "the link check passed $1, which is broken on purpose" >&2; exit 1
+  fi
+  grep -qF -- "$2" <<<"$output" ||
+    { echo "$output"; echo "the link check rejected $1, but not for the planted fault ('$2')" >&2; exit 1; }
+  echo "rejected as it must be: $1 ($2)"
+}
+expect_rejected libmissing_symbol.dylib "_TF_NotInTensorFlow (not exported by libtensorflow_cc)"
+expect_rejected libabsolute_dependency.dylib "links /opt/homebrew/lib/libtensorflow_cc.2.dylib: neither"
+expect_rejected libno_rpath.dylib "LC_RPATH is [], expected ['@loader_path']"
+expect_rejected libflat_lookup.dylib "_TF_Version (looked up in the flat namespace"
+expect_rejected libabsolute_install_name.dylib "install name is ['/usr/local/lib/libabsolute_install_name.dylib']"
+
+step "Link check of the macos-arm64 natives against TensorFlow $TFJNI_TF_VERSION's macOS wheel and libSystem"
+check "$MACOS_ARM64_BUILD/libtfjni.dylib" "${tensorflow_providers[@]}" --rpath @loader_path
+check "$MACOS_ARM64_BUILD/libtfjni_loader.dylib"
+echo "macos-arm64 natives link-checked (built, not run here)"
