@@ -17,7 +17,10 @@ for arg in "$@"; do
   esac
 done
 
-ensure_debian_packages llvm
+ensure_debian_packages llvm qemu-user
+# Debian's llvm package links most tools unversioned, not llvm-lipo.
+LIPO=$(command -v llvm-lipo || ls /usr/lib/llvm-*/bin/llvm-lipo 2>/dev/null | tail -n 1)
+[[ -n "$LIPO" ]] || { echo "no llvm-lipo (Debian package llvm)" >&2; exit 1; }
 ZIG=$(zig_executable)
 TF_DIR=$(tensorflow_dir_of macos-arm64 cpu)
 SYSTEM_STUBS="$(dirname "$ZIG")/lib/libc/darwin/libSystem.tbd"
@@ -71,6 +74,36 @@ expect_rejected libabsolute_dependency.dylib "links /opt/homebrew/lib/libtensorf
 expect_rejected libno_rpath.dylib "LC_RPATH is [], expected ['@loader_path']"
 expect_rejected libflat_lookup.dylib "_TF_Version (looked up in the flat namespace"
 expect_rejected libabsolute_install_name.dylib "install name is ['/usr/local/lib/libabsolute_install_name.dylib']"
+
+step "The Mach-O reader of the op library checks (src/macho_file.cpp) on files of known answers"
+# Built for aarch64 Linux so that it looks for arm64 slices as on an Apple-silicon Mac, run under
+# qemu-user. It compiles there with the Mach-O format headers from zig's macOS headers and two
+# small stand-ins for the kernel headers they include (native/test/macho-shim).
+reader="$MACOS_ARM64_BUILD/macho-reader"
+mkdir -p "$reader/include/mach-o"
+cp "$(dirname "$ZIG")"/lib/libc/include/any-darwin-any/mach-o/{loader,fat,nlist}.h "$reader/include/mach-o/"
+"$ZIG" c++ -target aarch64-linux-musl -static -std=c++20 -O1 -I "$ROOT/native/include" \
+  -isystem "$reader/include" -isystem "$ROOT/native/test/macho-shim" \
+  "$ROOT/native/src/macho_file.cpp" "$ROOT/native/test/macho_file_check.cpp" -o "$reader/macho_file_check"
+zig_dylib "$reader/extension.so" 'int PyInit_example(void) { return 0; }'
+zig_dylib "$reader/op_library.so" 'static int PyInit_local(void) { return 0; } int TF_op(void) { return PyInit_local(); }'
+zig_dylib "$reader/imports_pyinit.so" 'int PyInit_elsewhere(void); int call(void) { return PyInit_elsewhere(); }' \
+  -Wl,-undefined,dynamic_lookup
+"$ZIG" cc -target x86_64-macos.12.0 -shared -o "$reader/extension-x86_64.so" "$reader/extension.so.c"
+"$LIPO" -create "$reader/extension-x86_64.so" "$reader/extension.so" -output "$reader/universal.so"
+"$LIPO" -create "$reader/extension-x86_64.so" -output "$reader/universal-x86_64-only.so"
+echo "not a library" > "$reader/text.so"
+qemu-aarch64 "$reader/macho_file_check" \
+  "$reader/extension.so" 1 1 \
+  "$reader/op_library.so" 1 0 \
+  "$reader/imports_pyinit.so" 1 0 \
+  "$reader/extension-x86_64.so" 0 0 \
+  "$reader/universal.so" 1 1 \
+  "$reader/universal-x86_64-only.so" 0 0 \
+  "$reader/text.so" 0 0 \
+  "$reader/macho_file_check" 0 0 \
+  "$reader/no-such-file.so" 0 0 \
+  "$TF_DIR/libtensorflow_cc.2.dylib" 1 0
 
 step "Link check of the macos-arm64 natives against TensorFlow $TFJNI_TF_VERSION's macOS wheel and libSystem"
 check "$MACOS_ARM64_BUILD/libtfjni.dylib" "${tensorflow_providers[@]}" --rpath @loader_path
