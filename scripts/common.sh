@@ -170,7 +170,9 @@ zig_executable() {
     step "Installing zig $ZIG_VERSION from PyPI (ziglang) into $dir (one-off, ~50 MB download)" >&2
     install_staged "$dir" install_ziglang >&2
   fi
-  [[ -x "$dir/ziglang/zig" ]] || { echo "no zig executable in $dir (remove it to reinstall)" >&2; return 1; }
+  # A failed install may have left a directory marked complete (install_staged goes on when
+  # called in a command substitution, where bash drops set -e): remove it so the next run retries.
+  [[ -x "$dir/ziglang/zig" ]] || { rm -rf "$dir"; echo "zig $ZIG_VERSION could not be installed into $dir" >&2; return 1; }
   echo "$dir/ziglang/zig"
 }
 install_ziglang() {  # install_ziglang OUT_DIR
