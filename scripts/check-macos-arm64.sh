@@ -39,10 +39,10 @@ step "The link check must reject dylibs broken on purpose"
 export ZIG_GLOBAL_CACHE_DIR="$TFJNI_CACHE/zig-cache"
 broken="$MACOS_ARM64_BUILD/broken-on-purpose"
 mkdir -p "$broken"
-zig_dylib() {  # zig_dylib OUTPUT SOURCE_TEXT [linker arguments]
+zig_dylib() {  # zig_dylib OUTPUT SOURCE_TEXT [linker arguments]: without a debug map, as tfjni's
   local output=$1 source=$2; shift 2
   printf '%s\n' "$source" > "$output.c"
-  "$ZIG" cc -target aarch64-macos.12.0 -shared -o "$output" "$output.c" "$@"
+  "$ZIG" cc -target aarch64-macos.12.0 -shared -o "$output" "$output.c" -Wl,-S "$@"
 }
 # A stand-in libtensorflow_cc that exports one function more than the real one, to link against.
 zig_dylib "$broken/libtensorflow_cc.2.dylib" 'void TF_Version(void) {} void TF_NotInTensorFlow(void) {}' \
@@ -60,6 +60,9 @@ zig_dylib "$broken/libabsolute_install_name.dylib" "$(calls_tf TF_Version)" -Wl,
   -Wl,-rpath,@loader_path "$broken/libtensorflow_cc.2.dylib"
 zig_dylib "$broken/libflat_lookup.dylib" "$(calls_tf TF_Version)" -Wl,-install_name,@rpath/libflat_lookup.dylib \
   -Wl,-rpath,@loader_path -Wl,-undefined,dynamic_lookup
+printf 'void TF_Version(void); void call(void) { TF_Version(); }\n' > "$broken/libdebug_map.dylib.c"
+"$ZIG" cc -target aarch64-macos.12.0 -shared -o "$broken/libdebug_map.dylib" "$broken/libdebug_map.dylib.c" \
+  -Wl,-install_name,@rpath/libdebug_map.dylib -Wl,-rpath,@loader_path "$broken/libtensorflow_cc.2.dylib"
 expect_rejected() {  # expect_rejected LIBRARY EXPECTED_MESSAGE
   local output
   if output=$(check "$broken/$1" "${tensorflow_providers[@]}" --rpath @loader_path 2>&1); then
@@ -73,6 +76,7 @@ expect_rejected libmissing_symbol.dylib "_TF_NotInTensorFlow (not exported by li
 expect_rejected libabsolute_dependency.dylib "links /opt/homebrew/lib/libtensorflow_cc.2.dylib: neither"
 expect_rejected libno_rpath.dylib "LC_RPATH is [], expected ['@loader_path']"
 expect_rejected libflat_lookup.dylib "_TF_Version (looked up in the flat namespace"
+expect_rejected libdebug_map.dylib "carries a debug map naming"
 expect_rejected libabsolute_install_name.dylib "install name is ['/usr/local/lib/libabsolute_install_name.dylib']"
 
 step "The Mach-O reader of the op library checks (src/macho_file.cpp) on files of known answers"

@@ -3,7 +3,7 @@
 
 Checks that LIBRARY is a 64-bit arm64 Mach-O dylib whose install name is @rpath/<its file name>,
 whose dependencies are @rpath/@loader_path-relative or /usr/lib system libraries, whose LC_RPATHs
-are exactly the --rpath values given, and that every symbol it imports resolves where dyld will
+are exactly the --rpath values given, that it carries no debug map (build paths), and that every symbol it imports resolves where dyld will
 look for it: macOS binds each symbol to one named library (two-level namespace), so a symbol bound
 to libtensorflow_cc must be exported by the given libtensorflow_cc dylib, one bound to libSystem
 by the libSystem stubs (a .tbd text stub, as zig ships for macOS). Prints every problem found and
@@ -111,6 +111,13 @@ def main():
     rpaths = [fields.get("path") for cmd, fields in commands if cmd == "LC_RPATH"]
     if rpaths != args.rpath:
         problems.append(f"LC_RPATH is {rpaths}, expected {args.rpath}")
+
+    # A debug map (stabs: the build machine's source and object paths, for dsymutil) has no use
+    # in a shipped library and records where it was built.
+    stabs = [line.split()[-1] for line in run("llvm-nm", "-a", args.library).splitlines()
+             if re.match(r"\S+ - \S+ \S+\s+(SO|OSO) \S", line)]
+    if stabs:
+        problems.append(f"carries a debug map naming {len(stabs)} build paths, e.g. {stabs[0]} (link with -Wl,-S)")
 
     # Libraries dyld binds symbols from, by llvm-nm's short name; None: nothing to check against.
     providers = {}
