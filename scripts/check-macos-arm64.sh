@@ -37,7 +37,8 @@ tensorflow_providers=(--provider "$TF_DIR/libtensorflow_cc.2.dylib" --provider "
 
 step "The link check must reject dylibs broken on purpose"
 export ZIG_GLOBAL_CACHE_DIR="$TFJNI_CACHE/zig-cache"
-broken="$MACOS_ARM64_BUILD/broken-on-purpose"
+# The test files go beside the natives directory, not into it: the jar is made from that.
+broken="$BUILD/check-macos-arm64/broken-on-purpose"
 mkdir -p "$broken"
 zig_dylib() {  # zig_dylib OUTPUT SOURCE_TEXT [linker arguments]: without a debug map, as tfjni's
   local output=$1 source=$2; shift 2
@@ -83,7 +84,7 @@ step "The Mach-O reader of the op library checks (src/macho_file.cpp) on files o
 # Built for aarch64 Linux so that it looks for arm64 slices as on an Apple-silicon Mac, run under
 # qemu-user. It compiles there with the Mach-O format headers from zig's macOS headers and two
 # small stand-ins for the kernel headers they include (native/test/macho-shim).
-reader="$MACOS_ARM64_BUILD/macho-reader"
+reader="$BUILD/check-macos-arm64/macho-reader"
 mkdir -p "$reader/include/mach-o"
 cp "$(dirname "$ZIG")"/lib/libc/include/any-darwin-any/mach-o/{loader,fat,nlist}.h "$reader/include/mach-o/"
 "$ZIG" c++ -target aarch64-linux-musl -static -std=c++20 -O1 -I "$ROOT/native/include" \
