@@ -182,3 +182,40 @@ check_demo_agreement() {  # check_demo_agreement DEMO_OUTPUT TOLERANCE
     return 1
   fi
 }
+
+# Zig from PyPI's ziglang wheel: a C/C++ cross compiler with its own libc++ and macOS libSystem
+# stubs, so macOS natives build here without an Apple SDK. Installed once into the cache; prints
+# the zig executable.
+ZIG_VERSION=0.17.1
+zig_executable() {
+  local dir="$TFJNI_CACHE/ziglang-$ZIG_VERSION"
+  if [[ ! -f "$dir/.complete" ]]; then
+    step "Installing zig $ZIG_VERSION from PyPI (ziglang) into $dir (one-off, ~50 MB download)" >&2
+    install_staged "$dir" install_ziglang >&2
+  fi
+  # A failed install may have left a directory marked complete (install_staged goes on when
+  # called in a command substitution, where bash drops set -e): remove it so the next run retries.
+  [[ -x "$dir/ziglang/zig" ]] || { rm -rf "$dir"; echo "zig $ZIG_VERSION could not be installed into $dir" >&2; return 1; }
+  echo "$dir/ziglang/zig"
+}
+install_ziglang() {  # install_ziglang OUT_DIR
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps --target "$1" "ziglang==$ZIG_VERSION" ||
+    { echo "could not install ziglang==$ZIG_VERSION from PyPI" >&2; return 1; }
+}
+
+# Installs whichever of the Debian packages given is missing (apt-get; sudo unless root).
+ensure_debian_packages() {  # ensure_debian_packages PACKAGE...
+  local package missing=()
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  ((${#missing[@]})) || return 0
+  step "Installing Debian packages: ${missing[*]}"
+  local sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# Where the macos-arm64 natives are built (scripts/build-macos-arm64.sh).
+MACOS_ARM64_BUILD="$BUILD/native-macos-arm64"

@@ -7,14 +7,37 @@
 #include <map>
 #include <mutex>
 
-#include "tfjni/elf_file.h"
 #include "tfjni/error.h"
 #include "tfjni/package_requirement.h"
 #include "tfjni/wire_format.h"
+#if defined(__APPLE__)
+#include "tfjni/macho_file.h"
+#else
+#include "tfjni/elf_file.h"
+#endif
 
 namespace tfjni {
 namespace fs = std::filesystem;
 namespace {
+
+// The platform's shared library format, and how its dynamic linker words a missing symbol
+// (macOS's dyld: "Symbol not found: _x" or "symbol not found in flat namespace '_x'").
+#if defined(__APPLE__)
+namespace binary = macho;
+constexpr const char* kNoSharedLibraryHeader = "no 64-bit Mach-O dylib or bundle header for this architecture";
+constexpr std::string_view kMissingSymbolMarkers[] = {"Symbol not found", "symbol not found"};
+#else
+namespace binary = elf;
+constexpr const char* kNoSharedLibraryHeader = "no 64-bit ELF shared object header";
+constexpr std::string_view kMissingSymbolMarkers[] = {"undefined symbol"};
+#endif
+
+bool mentions_missing_symbol(std::string_view message) {
+  for (std::string_view marker : kMissingSymbolMarkers) {
+    if (message.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 // Libraries loaded so far, by canonical path. Entries are never removed: a library stays
 // loaded for the life of the process (see op_library.h).
@@ -59,10 +82,10 @@ std::string checked_canonical_path(const std::string& path) {
   }
   std::string canonical = fs::canonical(path, error).string();
   if (error) throw_error(TF_NOT_FOUND, "op library " + quoted(path) + ": " + error.message());
-  if (!elf::is_shared_object(canonical)) {
-    throw_invalid_argument("op library " + quoted(path) + " is not a shared library (no 64-bit ELF shared object header)");
+  if (!binary::is_shared_object(canonical)) {
+    throw_invalid_argument("op library " + quoted(path) + " is not a shared library (" + kNoSharedLibraryHeader + ")");
   }
-  if (elf::defines_symbol_with_prefix(canonical, "PyInit_")) {
+  if (binary::defines_symbol_with_prefix(canonical, "PyInit_")) {
     throw_invalid_argument("op library " + quoted(path) +
                            " is a Python extension module, not a TensorFlow op library");
   }
@@ -82,7 +105,7 @@ void check_declared_tensorflow_version(const std::string& path) {
 }
 
 bool is_missing_symbol(const Error& error) {
-  return std::string_view(error.what()).find("undefined symbol") != std::string_view::npos;
+  return mentions_missing_symbol(error.what());
 }
 
 OpLibrary load_canonical(const std::string& path, const std::string& canonical) {
@@ -91,7 +114,7 @@ OpLibrary load_canonical(const std::string& path, const std::string& canonical) 
   TF_Library* library = TF_LoadLibrary(canonical.c_str(), status.get());
   if (TF_GetCode(status.get()) != TF_OK) {
     std::string message = TF_Message(status.get());
-    if (message.find("undefined symbol") != std::string::npos) {
+    if (mentions_missing_symbol(message)) {
       throw_error(TF_FAILED_PRECONDITION,
                   "op library " + quoted(path) + " could not be loaded: " + message +
                       " (an undefined symbol usually means the library was built for another TensorFlow version; "
@@ -144,7 +167,7 @@ std::vector<OpLibrary> load_op_libraries_of(const std::string& directory) {
     const fs::path& file = it->path();
     if (file.extension() != ".so" || !it->is_regular_file(error)) continue;
     std::string path = file.string();
-    if (elf::is_shared_object(path) && !elf::defines_symbol_with_prefix(path, "PyInit_")) {
+    if (binary::is_shared_object(path) && !binary::defines_symbol_with_prefix(path, "PyInit_")) {
       candidates.push_back(path);
     }
   }
