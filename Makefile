@@ -1,5 +1,5 @@
 # Every target sets up what it needs (Debian packages, the TensorFlow venv, test models).
-.PHONY: demo test build bench clean
+.PHONY: demo test build natives bench clean
 
 demo:
 	@scripts/demo.sh
@@ -9,6 +9,11 @@ test:
 
 build:
 	@scripts/build.sh
+
+# build, and every other platform's JNI library (cross-built) in the tfjni jar, and every
+# platform's and variant's TensorFlow runtime artifact (docs/PLATFORMS.md).
+natives:
+	@scripts/build.sh --all-platforms
 
 # Every contender on every benchmark model, then docs/BENCHMARKS.md and docs/benchmarks.png.
 bench:

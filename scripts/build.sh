@@ -21,8 +21,7 @@ cmake -S "$ROOT/native" -B "$BUILD/native" -G Ninja -DCMAKE_BUILD_TYPE=Release -
 cmake --build "$BUILD/native" -j "$JOBS"
 
 if $all_platforms; then
-  export TFJNI_JAR_PLATFORMS
-  TFJNI_JAR_PLATFORMS=$(IFS=,; echo "${PLATFORMS[*]}")
+  export TFJNI_JAR_PLATFORMS=$ALL_PLATFORMS
   "$ROOT/scripts/build-linux-aarch64.sh"
   "$ROOT/scripts/build-macos-arm64.sh"
   "$ROOT/scripts/runtime-artifact.sh" --all

@@ -25,6 +25,7 @@ tensorflow_dir() {
 # The platforms tfjni ships natives for (docs/PLATFORMS.md), named as in the jars' resource paths
 # and the runtime artifacts' classifiers.
 PLATFORMS=(linux-x86_64 linux-aarch64 macos-arm64)
+ALL_PLATFORMS=$(IFS=,; echo "${PLATFORMS[*]}")
 
 # The official wheel holding TensorFlow's C API for a platform and variant (cpu or gpu): prints
 # "PACKAGE PLATFORM_TAG". linux-x86_64's cpu libraries come from the venv (tensorflow-cpu); the
@@ -119,7 +120,7 @@ build_bench() {
 }
 
 # The platforms whose JNI library goes into the tfjni jar: this machine's alone (make build), or
-# every platform (scripts/build.sh --all-platforms, which make natives and make test run).
+# ALL_PLATFORMS (scripts/build.sh --all-platforms, which make natives and make test run).
 TFJNI_JAR_PLATFORMS="${TFJNI_JAR_PLATFORMS:-linux-x86_64}"
 
 # The Maven properties every build of java/ takes: the native builds, TensorFlow, the test models.
@@ -203,6 +204,8 @@ install_ziglang() {  # install_ziglang OUT_DIR
     { echo "could not install ziglang==$ZIG_VERSION from PyPI" >&2; return 1; }
 }
 
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
 # Installs whichever of the Debian packages given is missing (apt-get; sudo unless root).
 ensure_debian_packages() {  # ensure_debian_packages PACKAGE...
   local package missing=()
@@ -211,10 +214,8 @@ ensure_debian_packages() {  # ensure_debian_packages PACKAGE...
   done
   ((${#missing[@]})) || return 0
   step "Installing Debian packages: ${missing[*]}"
-  local sudo=""
-  [[ $(id -u) -eq 0 ]] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
 # Where the macos-arm64 natives are built (scripts/build-macos-arm64.sh).

@@ -8,21 +8,12 @@ source "$(dirname "$0")/common.sh"
 # (/usr/aarch64-linux-gnu: libc, libstdc++, libgcc_s).
 AARCH64_JVM_PACKAGES=(openjdk-17-jre-headless zlib1g)
 
-as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
-
 install_cross_packages() {
-  local wanted=(g++-aarch64-linux-gnu qemu-user libgtest-dev:arm64 nlohmann-json3-dev) missing=() package
-  for package in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-  done
-  ((${#missing[@]})) || return 0
-  step "Installing Debian packages for linux-aarch64: ${missing[*]}"
   # GoogleTest's arm64 libraries come from Debian's arm64 archive (multiarch, beside amd64's).
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     as_root dpkg --add-architecture arm64
   fi
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  ensure_debian_packages g++-aarch64-linux-gnu qemu-user libgtest-dev:arm64 nlohmann-json3-dev
 }
 
 # Debian's arm64 OpenJDK, unpacked with its libraries into one directory; prints the directory.

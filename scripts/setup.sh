@@ -7,23 +7,10 @@ install_debian_packages() {
   # clang + libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build the fuzz targets;
   # valgrind counts the benchmarks' instructions (scripts/bench-instructions.sh).
   local wanted=(cmake ninja-build g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev valgrind
-    openjdk-17-jdk-headless maven python3-venv)
-  local missing=()
-  for package in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-  done
+    openjdk-17-jdk-headless maven)
   # The machine's python3 may come from elsewhere (pyenv); it needs venv, not the Debian package.
-  if python3 -m venv --help >/dev/null 2>&1; then
-    missing=("${missing[@]/python3-venv}")
-  fi
-  missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
-  if ((${#missing[@]})); then
-    step "Installing Debian packages: ${missing[*]}"
-    local sudo=""
-    [[ $(id -u) -eq 0 ]] || sudo=sudo
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
+  python3 -m venv --help >/dev/null 2>&1 || wanted+=(python3-venv)
+  ensure_debian_packages "${wanted[@]}"
 }
 
 create_venv() {

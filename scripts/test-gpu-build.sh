@@ -32,7 +32,7 @@ cli() {  # the CLI with the GPU artifact, and no TensorFlow directory anywhere
 step "The GPU build: which libtensorflow, and the devices TensorFlow found"
 version=$(cli --version)
 echo "$version"
-grep -q "^libtensorflow: .*-gpu-[0-9a-f]*/libtensorflow_cc.so.2$" <<<"$version" ||
+grep -q "^libtensorflow: .*/libtensorflow/[^/]*-linux-x86_64-gpu-[0-9a-f]*/libtensorflow_cc.so.2$" <<<"$version" ||
   { echo "test-gpu-build: the GPU artifact's libtensorflow was not the one loaded" >&2; exit 1; }
 cli devices
 

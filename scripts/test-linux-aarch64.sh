@@ -24,24 +24,24 @@ AARCH64_CORE_TESTS="${AARCH64_CORE_TESTS:-SavedModelTest.*:GraphModelTest.*:Runn
 # How far an aarch64 probability may lie from TensorFlow Python's (computed on x86_64) for the
 # same digit: aarch64's kernels round differently in the last bits (measured: 4.8e-7, ~8 ulp of 1.0).
 AARCH64_DEMO_TOLERANCE="${AARCH64_DEMO_TOLERANCE:-1e-5}"
-# The CLI jar of the host build (make build): pure Java apart from the natives it is told of below.
+# The CLI jar of the host build, built with every platform's natives (scripts/build.sh
+# --all-platforms), and the aarch64 runtime artifact: the demo loads both as a user's JVM would.
 CLI_JAR="${TFJNI_CLI_JAR:-$ROOT/java/tfjni-cli/target/tfjni-cli.jar}"
-# The arm64 JVM interprets only: under emulation its JIT compilers run slowly themselves and the
-# code they emit must be translated again by qemu, which costs more than it saves in this short
-# run. The demo, measured here: -Xint 7-13 s, C1 only (-XX:TieredStopAtLevel=1) 9-17 s, both JITs
-# 11-21 s (the lower figure on idle cores, the higher with both cores busy). Loading libtensorflow
-# from the runtime artifact instead is another matter the first time: its extraction hashes
-# 768 MB in Java, about an hour interpreted, 51 s with C1 only and 37 s with both JITs (then
-# 8.5 s, 11 s and 13 s once extracted), so that route wants the JITs unless its cache is warm.
-AARCH64_JAVA_OPTS="${AARCH64_JAVA_OPTS:--Xint}"
+AARCH64_ARTIFACT="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}/io/tfjni/tfjni-tensorflow-cpu/$TFJNI_TF_VERSION/tfjni-tensorflow-cpu-$TFJNI_TF_VERSION-linux-aarch64.jar"
+# The arm64 JVM keeps both JIT compilers: the first run extracts the runtime artifact, hashing
+# 768 MB in Java, which takes about an hour interpreted under emulation, 51 s with C1 only and
+# 37 s with both JITs. Once extracted, the demo itself takes 8.5 s with -Xint, 11 s with C1 only
+# and 13 s with both (measured here; more with both cores busy).
+AARCH64_JAVA_OPTS="${AARCH64_JAVA_OPTS:-}"
 
 [[ -f "$CLI_JAR" ]] || { echo "no CLI jar at $CLI_JAR: run 'make build' first (or set TFJNI_CLI_JAR)" >&2; exit 1; }
+unzip -l "$CLI_JAR" io/tfjni/native/linux-aarch64/libtfjni.so >/dev/null ||
+  { echo "$CLI_JAR carries no linux-aarch64 natives: build it with scripts/build.sh --all-platforms" >&2; exit 1; }
 [[ "$AARCH64_DEMO_TOLERANCE" =~ ^[0-9.]+(e-?[0-9]+)?$ ]] ||
   { echo "AARCH64_DEMO_TOLERANCE must be a non-negative number, got '$AARCH64_DEMO_TOLERANCE'" >&2; exit 1; }
 
 "$ROOT/scripts/build-linux-aarch64.sh"
 AARCH64_BUILD="$BUILD/native-linux-aarch64"
-TF_DIR=$(tensorflow_dir_of linux-aarch64 cpu)
 MODELS="${TFJNI_MODELS:-$(models_dir)}"
 [[ -f "$MODELS/manifest.json" && -d "$MODELS/digits" ]] ||
   { echo "no test models in $MODELS (scripts/setup.sh generates them; TFJNI_MODELS overrides the directory)" >&2; exit 1; }
@@ -64,12 +64,9 @@ echo "$ran core tests took $(seconds_since "$started") s"
 step "The digits demo through the Java library on an arm64 JVM under qemu-user"
 JVM_ROOT=$(aarch64_jvm_root)
 JAVA="$JVM_ROOT/usr/lib/jvm/java-17-openjdk-arm64/bin/java"
-# Where the aarch64 JVM finds tfjni's natives and TensorFlow: for now the build and wheel
-# directories. To load them as users do, drop native_options and run
-# launch=(-cp "$CLI_JAR:<tfjni-tensorflow-cpu-VERSION-linux-aarch64.jar>" io.tfjni.cli.Main), with
-# a CLI jar built to carry io/tfjni/native/linux-aarch64/ (see AARCH64_JAVA_OPTS on the JIT).
-native_options=(-Dtfjni.library.dir="$AARCH64_BUILD" -Dtfjni.tensorflow.dir="$TF_DIR")
-launch=(-jar "$CLI_JAR")
+# No directory is set: tfjni's natives come from the jar and TensorFlow from the runtime artifact.
+[[ -f "$AARCH64_ARTIFACT" ]] || "$ROOT/scripts/runtime-artifact.sh" linux-aarch64/cpu
+launch=(-cp "$CLI_JAR:$AARCH64_ARTIFACT" io.tfjni.cli.Main)
 demo_log="$BUILD/demo-linux-aarch64.log"
 started=$(date +%s)
 # The demo exits 1 itself when a class differs; its agreement line is checked below either way.
@@ -77,13 +74,14 @@ demo_status=0
 # The JVM's own arm64 libraries (zlib) sit in its directory; TF_CPP_MIN_LOG_LEVEL=2 hides
 # TensorFlow's warning that emulation's /proc/cpuinfo has no clock speed.
 "${QEMU[@]}" -E LD_LIBRARY_PATH="$JVM_ROOT/lib/aarch64-linux-gnu:$JVM_ROOT/usr/lib/aarch64-linux-gnu" \
-  -E TF_CPP_MIN_LOG_LEVEL=2 "$JAVA" $AARCH64_JAVA_OPTS -Djava.awt.headless=true "${native_options[@]}" \
+  -E TF_CPP_MIN_LOG_LEVEL=2 -U TFJNI_TENSORFLOW_DIR -U TFJNI_LIBRARY_DIR \
+  "$JAVA" $AARCH64_JAVA_OPTS -Djava.awt.headless=true \
   -Dtfjni.models="$MODELS" "${launch[@]}" demo --show 1 | tee "$demo_log" || demo_status=$?
 echo "demo took $(seconds_since "$started") s"
 
 step "Checking the aarch64 demo against TensorFlow Python (tolerance $AARCH64_DEMO_TOLERANCE)"
-grep -q 'TensorFlow .* from '"$TF_DIR" "$demo_log" ||
-  { echo "the demo did not run on the aarch64 TensorFlow in $TF_DIR" >&2; exit 1; }
+grep -q '^TensorFlow .* from .*/libtensorflow/[^/]*-linux-aarch64-cpu-[0-9a-f]*/libtensorflow_cc.so.2$' "$demo_log" ||
+  { echo "the demo did not run on the TensorFlow of the linux-aarch64 runtime artifact" >&2; exit 1; }
 check_demo_agreement "$(cat "$demo_log")" "$AARCH64_DEMO_TOLERANCE"
 ((demo_status == 0)) || { echo "the aarch64 demo failed (exit status $demo_status)" >&2; exit 1; }
 echo "linux-aarch64: core tests and demo pass"

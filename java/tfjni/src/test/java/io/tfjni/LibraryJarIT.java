@@ -64,6 +64,7 @@ class LibraryJarIT {
         assertFalse(name.startsWith("io/tfjni/cli/"), "a CLI class: " + name);
         assertFalse(name.startsWith("io/tfjni/numpy/") || name.contains("/Npy"), "NumPy: " + name);
         assertFalse(name.startsWith("picocli/"), "picocli: " + name);
+        assertFalse(name.startsWith("native/"), "natives outside io/tfjni/native/: " + name);
         assertFalse(name.startsWith("io/tfjni/") && name.contains("Test"), "a test: " + name);
       }
       assertNull(jar.getManifest().getMainAttributes().getValue("Main-Class"),

@@ -47,6 +47,7 @@ final class RuntimeArtifact {
   private final ClassLoader loader;
   private final URL index;
   private final String directory;
+  private final Platform platform;
   private final String version;
   private final String variant;
   private final List<String> libraries;
@@ -58,6 +59,7 @@ final class RuntimeArtifact {
     this.loader = loader;
     this.index = index;
     this.directory = directory;
+    this.platform = platform;
     this.version = properties.getProperty("tensorflow.version", "unknown");
     this.variant = properties.getProperty("variant", "cpu");
     String listed = properties.getProperty("libraries", "").trim();
@@ -149,8 +151,8 @@ final class RuntimeArtifact {
   Path extract() {
     Path cache = cacheDirectory().resolve("libtensorflow");
     // The index is data from a jar: only plain characters make it into a path.
-    Path target = cache.resolve((version + "-" + variant).replaceAll("[^A-Za-z0-9._-]", "_")
-        + "-" + contentHash);
+    Path target = cache.resolve((version + "-" + platform.id() + "-" + variant)
+        .replaceAll("[^A-Za-z0-9._-]", "_") + "-" + contentHash);
     if (Files.isDirectory(target)) {
       return target;
     }
