@@ -7,8 +7,8 @@ package io.tfjni;
  *
  * <p>Every type of TensorFlow 2.21 is here, by its {@code types.proto} name. The float8, float4,
  * 4-bit and 2-bit types are raw {@code byte}s, one element per byte as TensorFlow stores them;
- * a libtensorflow older than a type (2.18 and 2.19 lack codes 26 to 28 and 31 to 33) holds its
- * tensors but runs no op on them.
+ * a libtensorflow older than a type (2.18 lacks codes 26 to 28 and 31 to 33, 2.19 31 to 33,
+ * 2.20 33) holds its tensors but runs no op on them.
  */
 public enum DataType {
   INVALID(0, 0, null, 0),
