@@ -8,7 +8,7 @@ in the cache). OUT_DIR is created, replacing stale content, and receives the Sav
 and `expected.json`.
 
 The signature `narrow` takes one [-1] tensor of each of the ten one-byte types (float8, float4,
-int4, int2; FLOAT8_E4M3FNUZ 26 to FLOAT4_E2M1FN 33 are newer than TensorFlow 2.18) and returns
+int4, int2; codes 26 to 28 and 31 to 33 are newer than TensorFlow 2.18) and returns
 each reshaped to [-1, 1], its own type, so the bytes cross tfjni both ways. TensorFlow 2.21's CPU
 kernels cast float8_e5m2, float8_e4m3fn, int4 and uint4 but no other of these types, and
 Reshape is one of the few kernels every one of them has; the four casts are outputs as well.
