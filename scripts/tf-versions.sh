@@ -24,6 +24,12 @@ Options:
   --out DIR    where logs and reports go (default: build/tf-versions)
   -h, --help   this text
 
+From 2.21 on, the Java side also runs NarrowTypesModelCheck: a SavedModel with TensorFlow 2.21's
+one-byte types (float8, float4, int4, int2) as inputs and outputs, made by
+scripts/generate_narrow_types_model.py in a TensorFlow 2.21 venv of its own
+(~/.cache/tfjni/venv-narrow-types-2.21.0, from the cached wheel) and cached in
+~/.cache/tfjni/models/narrow-types-tf2.21.0-<hash>/, with TensorFlow Python's outputs.
+
 Writes DIR/<version>/{cpp.log,cpp.xml,java.log,surefire-reports/} and DIR/table.md; with the
 default versions it also replaces the generated part of docs/TF_VERSIONS.md (between its
 markers). Progress goes to stdout, one block per version, and a summary at the end. Exits 0 once
@@ -130,6 +136,41 @@ missing_symbols() {
                awk 'NF == 3 {print $3}' | sed 's/@.*//' | sort -u)
 }
 
+# --- the narrow-types model ----------------------------------------------------------------------
+
+# The model with TensorFlow 2.21's one-byte types is made by that version's Python, whatever
+# TFJNI_TF_VERSION is, and checked on every libtensorflow from 2.21 on.
+NARROW_TYPES_TF_VERSION=2.21.0
+NARROW_TYPES_VENV="$TFJNI_CACHE/venv-narrow-types-$NARROW_TYPES_TF_VERSION"
+NARROW_TYPES_CHECK=NarrowTypesModelCheck
+
+runs_narrow_types_check() {  # runs_narrow_types_check MINOR: true for 2.21 and later
+  local first="${NARROW_TYPES_TF_VERSION#2.}"
+  ((${1#2.} >= ${first%%.*}))
+}
+
+# Echoes the model directory (model/ and expected.json), making the venv and the model once.
+narrow_types_model() {
+  local hash dir
+  if [[ ! -f "$NARROW_TYPES_VENV/.complete" ]]; then
+    say "  creating the TensorFlow $NARROW_TYPES_TF_VERSION venv $NARROW_TYPES_VENV (one-off, ~1 min)" >&2
+    # Made in place (a venv's scripts name its path) and complete once marked.
+    rm -rf "$NARROW_TYPES_VENV"
+    python3 -m venv "$NARROW_TYPES_VENV" >&2 &&
+      "$NARROW_TYPES_VENV/bin/pip" install -q --find-links "$WHEELS" "tensorflow-cpu==$NARROW_TYPES_TF_VERSION" >&2 ||
+      return 1
+    touch "$NARROW_TYPES_VENV/.complete"
+  fi
+  hash=$(sha256sum < "$ROOT/scripts/generate_narrow_types_model.py" | cut -c1-16)
+  dir="$TFJNI_CACHE/models/narrow-types-tf$NARROW_TYPES_TF_VERSION-$hash"
+  if [[ ! -f "$dir/.complete" ]]; then
+    say "  generating the narrow-types model with TensorFlow $NARROW_TYPES_TF_VERSION Python" >&2
+    install_staged "$dir" "$NARROW_TYPES_VENV/bin/python" "$ROOT/scripts/generate_narrow_types_model.py" \
+      >"$OUT/narrow-types-model.log" 2>&1 || { cat "$OUT/narrow-types-model.log" >&2; return 1; }
+  fi
+  echo "$dir"
+}
+
 # --- running the tests ---------------------------------------------------------------------------
 
 # C++: one process for the whole suite (TensorFlow loads once; ~25 s). If it dies before writing
@@ -165,6 +206,20 @@ run_java() {
   if [[ -d "$ROOT/java/tfjni/target/surefire-reports" ]]; then
     cp -r "$ROOT/java/tfjni/target/surefire-reports" "$dir/surefire-reports"
   fi
+}
+
+# Java: NarrowTypesModelCheck alone (its name keeps it out of the default test run), pointed at
+# TF_DIR and the narrow-types model; its report joins the other Java reports.
+run_narrow_types_check() {
+  local tf_dir="$1" dir="$2" model="$3"
+  (cd "$ROOT/java" && mvn -B -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$tf_dir" \
+    -Dtfjni.tensorflow.version="$TFJNI_TF_VERSION" -Dtfjni.test.models="$MODELS" \
+    -Dtfjni.saved_model_cli="$VENV/bin/saved_model_cli" -Dtfjni.test.narrow_types_model="$model" \
+    -Dtest="$NARROW_TYPES_CHECK" -Dmaven.test.failure.ignore=true test -pl tfjni) \
+    >"$dir/narrow-types.log" 2>&1 || true
+  mkdir -p "$dir/surefire-reports"
+  cp "$ROOT/java/tfjni/target/surefire-reports/TEST-io.tfjni.$NARROW_TYPES_CHECK.xml" \
+    "$dir/surefire-reports/" 2>/dev/null || say "  $NARROW_TYPES_CHECK wrote no report (see $dir/narrow-types.log)"
 }
 
 # Reads JUnit-style XML reports (GoogleTest's, ctest's or Surefire's) and prints
@@ -287,10 +342,24 @@ for minor in "${minors[@]}"; do
   t0=$(date +%s)
   say "  Java library tests (mvn test -pl tfjni) ..."
   run_java "$tf_dir" "$dir"
+  narrow_types_error=""
+  if runs_narrow_types_check "$minor"; then
+    say "  $NARROW_TYPES_CHECK (TensorFlow $NARROW_TYPES_TF_VERSION's one-byte types) ..."
+    if narrow_model=$(narrow_types_model); then
+      run_narrow_types_check "$tf_dir" "$dir" "$narrow_model"
+    else
+      narrow_types_error="could not make the narrow-types model (see $OUT/narrow-types-model.log)"
+      say "  $narrow_types_error"
+    fi
+  fi
   java_version=$(sed -n 's/^TensorFlow //p' "$dir/java-loaded.txt" | head -n 1)
   java_library=$(sed -n 's/^libtensorflow: //p' "$dir/java-loaded.txt" | head -n 1)
   mapfile -t java < <(summarise_xml "$dir"/surefire-reports/TEST-*.xml)
   read -r java_pass java_fail java_err java_skip <<<"${java[0]}"
+  if [[ -n "$narrow_types_error" ]]; then
+    java+=("$NARROW_TYPES_CHECK"$'\t'"$narrow_types_error")
+    java_err=$((java_err + 1))
+  fi
   say "  Java: $java_pass passed, $java_fail failed, $java_err errors, $java_skip skipped in" \
     "$(($(date +%s) - t0)) s; the jar loads TensorFlow ${java_version:-?} from ${java_library:-?}"
   [[ "$java_library" == "$tf_dir/"* ]] || say "  WARNING: bin/tfjni did not load from $tf_dir: $(head -n 3 "$dir/java-loaded.txt")"

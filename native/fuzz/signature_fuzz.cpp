@@ -68,7 +68,7 @@ void check_specs(const SignatureDef& def, const std::vector<TensorSpec>& specs, 
   check(std::is_sorted(specs.begin(), specs.end(), [](auto& a, auto& b) { return a.key < b.key; }),
         "specs not sorted by key");
   for (const TensorSpec& spec : specs) {
-    const int dtype = spec.dtype;  // a load UBSan checks against the enum's range
+    const int dtype = spec.dtype;
     check(dtype == 0 || tfjni::is_known_dtype(dtype), "a dtype neither 0 nor one tfjni knows");
     check(!spec.unknown_rank || spec.shape.empty(), "dims beside an unknown rank");
     check(std::all_of(spec.shape.begin(), spec.shape.end(), [](int64_t d) { return d >= -1; }),

@@ -69,7 +69,7 @@ std::optional<size_t> expected_bytes(TF_DataType dtype, const std::vector<int64_
 
 // A code tfjni knows, as the JNI layer checks it before any call.
 TF_DataType dtype_from(FuzzedDataProvider& in) {
-  int code = in.ConsumeIntegralInRange(1, 30);
+  int code = in.ConsumeIntegralInRange(1, 33);
   while (!tfjni::is_known_dtype(code)) --code;
   return static_cast<TF_DataType>(code);
 }

@@ -1,5 +1,6 @@
 #include "tfjni/dtype.h"
 
+#include <iterator>
 #include <string>
 
 namespace tfjni {
@@ -10,47 +11,59 @@ struct DtypeInfo {
   size_t size;
 };
 
-// Indexed by TF_DataType; names as in types.proto, sizes in bytes (0 = variable).
+// Indexed by TF_DataType code, as in TensorFlow 2.21's tf_datatype.h and types.proto. Names are
+// types.proto's without "DT_"; sizes are bytes per element (0 = variable size), as
+// TF_DataTypeSize reports them. The 4- and 2-bit integers and float4 take one byte per element:
+// TensorFlow does not pack them.
+constexpr DtypeInfo kDtypes[] = {
+    {nullptr, 0},                  // 0: DT_INVALID, no tensor has it
+    {"FLOAT", 4},                  // 1
+    {"DOUBLE", 8},                 // 2
+    {"INT32", 4},                  // 3
+    {"UINT8", 1},                  // 4
+    {"INT16", 2},                  // 5
+    {"INT8", 1},                   // 6
+    {"STRING", 0},                 // 7
+    {"COMPLEX64", 8},              // 8
+    {"INT64", 8},                  // 9
+    {"BOOL", 1},                   // 10
+    {"QINT8", 1},                  // 11
+    {"QUINT8", 1},                 // 12
+    {"QINT32", 4},                 // 13
+    {"BFLOAT16", 2},               // 14
+    {"QINT16", 2},                 // 15
+    {"QUINT16", 2},                // 16
+    {"UINT16", 2},                 // 17
+    {"COMPLEX128", 16},            // 18
+    {"HALF", 2},                   // 19
+    {"RESOURCE", 0},               // 20
+    {"VARIANT", 0},                // 21
+    {"UINT32", 4},                 // 22
+    {"UINT64", 8},                 // 23
+    {"FLOAT8_E5M2", 1},            // 24
+    {"FLOAT8_E4M3FN", 1},          // 25
+    {"FLOAT8_E4M3FNUZ", 1},        // 26
+    {"FLOAT8_E4M3B11FNUZ", 1},     // 27
+    {"FLOAT8_E5M2FNUZ", 1},        // 28
+    {"INT4", 1},                   // 29
+    {"UINT4", 1},                  // 30
+    {"INT2", 1},                   // 31
+    {"UINT2", 1},                  // 32
+    {"FLOAT4_E2M1FN", 1},          // 33
+};
+
 DtypeInfo info(int code) noexcept {
-  switch (code) {
-    case TF_FLOAT: return {"FLOAT", 4};
-    case TF_DOUBLE: return {"DOUBLE", 8};
-    case TF_INT32: return {"INT32", 4};
-    case TF_UINT8: return {"UINT8", 1};
-    case TF_INT16: return {"INT16", 2};
-    case TF_INT8: return {"INT8", 1};
-    case TF_STRING: return {"STRING", 0};
-    case TF_COMPLEX64: return {"COMPLEX64", 8};
-    case TF_INT64: return {"INT64", 8};
-    case TF_BOOL: return {"BOOL", 1};
-    case TF_QINT8: return {"QINT8", 1};
-    case TF_QUINT8: return {"QUINT8", 1};
-    case TF_QINT32: return {"QINT32", 4};
-    case TF_BFLOAT16: return {"BFLOAT16", 2};
-    case TF_QINT16: return {"QINT16", 2};
-    case TF_QUINT16: return {"QUINT16", 2};
-    case TF_UINT16: return {"UINT16", 2};
-    case TF_COMPLEX128: return {"COMPLEX128", 16};
-    case TF_HALF: return {"HALF", 2};
-    case TF_RESOURCE: return {"RESOURCE", 0};
-    case TF_VARIANT: return {"VARIANT", 0};
-    case TF_UINT32: return {"UINT32", 4};
-    case TF_UINT64: return {"UINT64", 8};
-    case 24: return {"FLOAT8_E5M2", 1};
-    case 25: return {"FLOAT8_E4M3FN", 1};
-    case 29: return {"INT4", 1};
-    case 30: return {"UINT4", 1};
-    default: return {nullptr, 0};
-  }
+  if (code < 0 || code >= static_cast<int>(std::size(kDtypes))) return {nullptr, 0};
+  return kDtypes[code];
 }
 
 }  // namespace
 
-size_t dtype_size(TF_DataType dtype) noexcept { return info(dtype).size; }
+size_t dtype_size(int dtype) noexcept { return info(dtype).size; }
 
-std::string dtype_name(TF_DataType dtype) {
+std::string dtype_name(int dtype) {
   const char* name = info(dtype).name;
-  return name != nullptr ? name : "DTYPE_" + std::to_string(static_cast<int>(dtype));
+  return name != nullptr ? name : "DTYPE_" + std::to_string(dtype);
 }
 
 bool is_known_dtype(int code) noexcept { return info(code).name != nullptr; }

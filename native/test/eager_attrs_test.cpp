@@ -500,7 +500,7 @@ TEST_F(EagerAttrsTest, TensorIndexOutOfRangeIsInvalidArgument) {
 }
 
 TEST_F(EagerAttrsTest, UnknownDtypeCodesAreInvalidArgument) {
-  for (int32_t code : {0, 26, 27, 28, 31, 32, 101, -1, 9999, std::numeric_limits<int32_t>::min(),
+  for (int32_t code : {0, 34, 101, -1, 9999, std::numeric_limits<int32_t>::min(),
                        std::numeric_limits<int32_t>::max()}) {
     SCOPED_TRACE(code);
     const std::string fragment = "unknown dtype code " + std::to_string(code);

@@ -252,13 +252,15 @@ TEST_F(SavedModelTest, DtypeCodesTfjniDoesNotKnowReadAsNone) {
   wire::Writer sig;
   sig.bytes(1, map_entry("uint4", tensor_info("a:0", TF_UINT4, {})));
   sig.bytes(1, map_entry("ref", tensor_info("b:0", 101, {})));
-  sig.bytes(1, map_entry("float8_e4m3fnuz", tensor_info("c:0", 26, {})));
+  sig.bytes(1, map_entry("next", tensor_info("c:0", 34, {})));  // defined by no TensorFlow yet
   sig.bytes(1, map_entry("huge", tensor_info("d:0", -1, {})));  // a ten-byte varint
+  sig.bytes(1, map_entry("float4_e2m1fn", tensor_info("e:0", 33, {})));  // TensorFlow 2.21's newest
   std::vector<SignatureDef> defs = parse_signature_defs(meta_graph("sig", sig.data()));
   ASSERT_EQ(defs.size(), 1u);
-  ASSERT_EQ(defs[0].inputs.size(), 4u);
+  ASSERT_EQ(defs[0].inputs.size(), 5u);
   EXPECT_EQ(defs[0].find_input("uint4")->dtype, TF_UINT4);
-  for (const char* key : {"ref", "float8_e4m3fnuz", "huge"}) {
+  EXPECT_EQ(static_cast<int>(defs[0].find_input("float4_e2m1fn")->dtype), 33);
+  for (const char* key : {"ref", "next", "huge"}) {
     SCOPED_TRACE(key);
     EXPECT_EQ(static_cast<int>(defs[0].find_input(key)->dtype), 0);
     EXPECT_EQ(defs[0].find_input(key)->tensor_name.size(), 3u);  // the rest is still read

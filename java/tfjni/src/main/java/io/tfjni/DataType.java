@@ -4,6 +4,11 @@ package io.tfjni;
  * TensorFlow's data types, with the Java array type that holds their elements. Fixed-size types
  * map to a primitive array of the same width: e.g. {@code UINT16} and {@code HALF} to raw
  * {@code short} bits, {@code UINT8} to {@code byte}, {@code COMPLEX64} to (re, im) float pairs.
+ *
+ * <p>Every type of TensorFlow 2.21 is here, by its {@code types.proto} name. The float8, float4,
+ * 4-bit and 2-bit types are raw {@code byte}s, one element per byte as TensorFlow stores them;
+ * a libtensorflow older than a type (2.18 lacks codes 26 to 28 and 31 to 33, 2.19 31 to 33,
+ * 2.20 33) holds its tensors but runs no op on them.
  */
 public enum DataType {
   INVALID(0, 0, null, 0),
@@ -32,10 +37,16 @@ public enum DataType {
   UINT64(23, 8, long.class, 1),
   FLOAT8_E5M2(24, 1, byte.class, 1),
   FLOAT8_E4M3FN(25, 1, byte.class, 1),
+  FLOAT8_E4M3FNUZ(26, 1, byte.class, 1),
+  FLOAT8_E4M3B11FNUZ(27, 1, byte.class, 1),
+  FLOAT8_E5M2FNUZ(28, 1, byte.class, 1),
   INT4(29, 1, byte.class, 1),
-  UINT4(30, 1, byte.class, 1);
+  UINT4(30, 1, byte.class, 1),
+  INT2(31, 1, byte.class, 1),
+  UINT2(32, 1, byte.class, 1),
+  FLOAT4_E2M1FN(33, 1, byte.class, 1);
 
-  private static final DataType[] BY_CODE = new DataType[31];
+  private static final DataType[] BY_CODE = new DataType[34];
 
   static {
     for (DataType t : values()) {

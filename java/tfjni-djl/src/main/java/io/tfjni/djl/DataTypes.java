@@ -2,7 +2,12 @@ package io.tfjni.djl;
 
 import ai.djl.ndarray.types.DataType;
 
-/** DJL's data types to tfjni's (TensorFlow's) and back. */
+/**
+ * DJL's data types to tfjni's (TensorFlow's) and back. DJL has no type for TensorFlow's
+ * quantized, float8, float4, 4-bit and 2-bit integer, COMPLEX128, RESOURCE and VARIANT types: an
+ * array of one is UNKNOWN to DJL (as in DJL's own TensorFlow engine), keeps its bytes for
+ * {@code toByteBuffer()}, and is refused by every operation that needs its type.
+ */
 final class DataTypes {
   private DataTypes() {}
 
@@ -38,6 +43,10 @@ final class DataTypes {
         return io.tfjni.DataType.STRING;
       case COMPLEX64:
         return io.tfjni.DataType.COMPLEX64;
+      case UNKNOWN:
+        throw new UnsupportedOperationException("this array's TensorFlow type has no DJL"
+            + " counterpart (DJL's UNKNOWN: quantized, float8, float4, int4, int2 and other types"
+            + " DJL lacks), so no DJL operation takes it; read its bytes with toByteBuffer()");
       default:
         throw new UnsupportedOperationException("no TensorFlow type for DJL's " + type);
     }

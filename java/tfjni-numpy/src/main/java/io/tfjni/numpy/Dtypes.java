@@ -42,13 +42,18 @@ public final class Dtypes {
       new Row("VARIANT", "variant", null),
       new Row("UINT32", "uint32", "<u4"),
       new Row("UINT64", "uint64", "<u8"),
+      // The float8, float4 and sub-byte integer types are ml_dtypes' too, named alike; np.save
+      // writes "<V1" for each (ml_dtypes 0.7.0, TensorFlow 2.21's), except float8_e5m2's "<f1".
       new Row("FLOAT8_E5M2", "float8_e5m2", "<f1"),
       new Row("FLOAT8_E4M3FN", "float8_e4m3fn", "<V1"),
-      new Row("FLOAT8_E4M3FNUZ", "float8_e4m3fnuz", null),
-      new Row("FLOAT8_E4M3B11FNUZ", "float8_e4m3b11fnuz", null),
-      new Row("FLOAT8_E5M2FNUZ", "float8_e5m2fnuz", null),
+      new Row("FLOAT8_E4M3FNUZ", "float8_e4m3fnuz", "<V1"),
+      new Row("FLOAT8_E4M3B11FNUZ", "float8_e4m3b11fnuz", "<V1"),
+      new Row("FLOAT8_E5M2FNUZ", "float8_e5m2fnuz", "<V1"),
       new Row("INT4", "int4", "<V1"),
-      new Row("UINT4", "uint4", "<V1")};
+      new Row("UINT4", "uint4", "<V1"),
+      new Row("INT2", "int2", "<V1"),
+      new Row("UINT2", "uint2", "<V1"),
+      new Row("FLOAT4_E2M1FN", "float4_e2m1fn", "<V1")};
 
   /** Reference dtypes ({@code DT_FLOAT_REF}) are the value plus this. */
   private static final int REF_OFFSET = 100;

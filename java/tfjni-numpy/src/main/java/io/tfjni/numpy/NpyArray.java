@@ -21,7 +21,9 @@ import java.util.Set;
 public final class NpyArray {
   /** Dtypes that NumPy has no native type for and stores as raw bytes ({@code V}, or ml_dtypes). */
   private static final Set<DataType> RAW_TYPES = Set.of(DataType.BFLOAT16,
-      DataType.FLOAT8_E5M2, DataType.FLOAT8_E4M3FN, DataType.INT4, DataType.UINT4,
+      DataType.FLOAT8_E5M2, DataType.FLOAT8_E4M3FN, DataType.FLOAT8_E4M3FNUZ,
+      DataType.FLOAT8_E4M3B11FNUZ, DataType.FLOAT8_E5M2FNUZ, DataType.INT4, DataType.UINT4,
+      DataType.INT2, DataType.UINT2, DataType.FLOAT4_E2M1FN,
       DataType.QINT8, DataType.QUINT8, DataType.QINT16, DataType.QUINT16, DataType.QINT32);
 
   private final String descr;
