@@ -86,6 +86,7 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   # A module name lets it sit on the module path.
   printf 'Automatic-Module-Name: io.tfjni.tensorflow.%s\n' "$variant" > "$work/manifest.txt"
   "$JAVA_HOME/bin/jar" --create --file "$work/$artifact.jar" --manifest "$work/manifest.txt" -C "$work/content" .
+  check_artifact "$work/$artifact.jar" "$platform" "${libraries[@]}"
 
   cat > "$work/pom.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -109,6 +110,16 @@ EOF
   rm -rf "$work/content"
   echo "$stamp" > "$work/stamp"
   echo "installed $installed ($(du -h "$installed" | cut -f1))"
+}
+
+# Fails unless the jar holds the index, every library and TensorFlow's license and notices.
+check_artifact() {  # check_artifact JAR PLATFORM LIBRARY...
+  local jar=$1 platform=$2 entry listing; shift 2
+  listing=$(unzip -Z1 "$jar")
+  for entry in META-INF/LICENSE META-INF/THIRD_PARTY_NOTICES.txt "io/tfjni/tensorflow/$platform/libraries.properties" \
+    "${@/#/io/tfjni/tensorflow/$platform/}"; do
+    grep -qxF "$entry" <<<"$listing" || { echo "runtime-artifact: $jar lacks $entry" >&2; exit 1; }
+  done
 }
 
 # Where the wheel keeps a library: TensorFlow's beside its tf_dir, bundled ones in tensorflow.libs.
