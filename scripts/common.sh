@@ -13,7 +13,9 @@ export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v
 # TensorFlow's INFO lines (model loading, MLIR) are noise in tests and the demo.
 export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-1}"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says how far into the whole run (make test, say) it starts, for reading where time goes.
+export TFJNI_RUN_STARTED="${TFJNI_RUN_STARTED:-$(date +%s)}"
+step() { printf '\n==> [%4d s] %s\n' "$(( $(date +%s) - TFJNI_RUN_STARTED ))" "$*"; }
 
 tensorflow_dir() {
   local dir
