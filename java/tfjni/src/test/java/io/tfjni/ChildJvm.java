@@ -34,6 +34,24 @@ final class ChildJvm {
   /** As above, with another class path. */
   static Outcome run(String classPath, List<String> jvmOptions, Class<?> mainClass,
       List<String> args, List<String> unset, Map<String, String> env) throws Exception {
+    Process process = builder(classPath, jvmOptions, mainClass, args, unset, env).start();
+    String output;
+    try (InputStream in = process.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child JVM timed out");
+    return new Outcome(process.exitValue(), output);
+  }
+
+  /** Starts the child as {@link #run} does, its output discarded, and leaves it to the caller. */
+  static Process start(List<String> jvmOptions, Class<?> mainClass, List<String> args,
+      List<String> unset, Map<String, String> env) throws Exception {
+    return builder(System.getProperty("java.class.path"), jvmOptions, mainClass, args, unset, env)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  private static ProcessBuilder builder(String classPath, List<String> jvmOptions,
+      Class<?> mainClass, List<String> args, List<String> unset, Map<String, String> env) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -46,12 +64,6 @@ final class ChildJvm {
       builder.environment().remove(name);
     }
     builder.environment().putAll(env);
-    Process process = builder.start();
-    String output;
-    try (InputStream in = process.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child JVM timed out");
-    return new Outcome(process.exitValue(), output);
+    return builder;
   }
 }

@@ -132,26 +132,50 @@ class LibraryLoadingTest {
   }
 
   @Test
-  void anExtractionKilledHalfwayIsCleanedUpByTheNextJvm() throws Exception {
-    Path cache = Files.createDirectory(temp.resolve("killed-cache"));
+  void aJvmKilledWhileExtractingLeavesNothingOnceTheNextHasLoaded() throws Exception {
+    Path cache = Files.createDirectory(temp.resolve("kill-cache"));
+    Path libraries = cache.resolve("libtensorflow");
     List<String> options = List.of("-Dtfjni.cache.dir=" + cache);
-    Outcome first = ChildJvm.run(options, LoadProbe.class, List.of(TestModels.dir().toString()),
-        UNSET, Map.of());
-    assertEquals(0, first.exitCode(), first.output());
-    // What a JVM killed while extracting leaves: its staging directory, and no published one.
-    Path published;
-    try (Stream<Path> entries = Files.list(cache.resolve("libtensorflow"))) {
-      published = entries.filter(Files::isDirectory).findFirst().orElseThrow();
+    Process victim = ChildJvm.start(options, LoadProbe.class,
+        List.of(TestModels.dir().toString()), UNSET, Map.of());
+    try {
+      // Killed (SIGKILL) once its staging directory holds a file: mid-extraction.
+      while (!stagingHoldsAFile(libraries)) {
+        assertTrue(victim.isAlive(), "the child ended before it began extracting");
+        Thread.sleep(5);
+      }
+    } finally {
+      victim.destroyForcibly().waitFor();
     }
-    Path staging = cache.resolve("libtensorflow").resolve(published.getFileName() + ".tmp42");
-    Files.move(published, staging);
+    assertTrue(stagingHoldsAFile(libraries), "no staging directory left by the killed JVM");
     Outcome next = ChildJvm.run(options, LoadProbe.class, List.of(TestModels.dir().toString()),
         UNSET, Map.of());
     assertEquals(0, next.exitCode(), next.output());
-    try (Stream<Path> entries = Files.list(cache.resolve("libtensorflow"))) {
-      assertEquals(List.of(published.getFileName() + "", published.getFileName() + ".lock"),
-          entries.map(p -> p.getFileName().toString()).sorted().toList());
+    try (Stream<Path> entries = Files.list(libraries)) {
+      List<String> names = entries.map(p -> p.getFileName().toString()).sorted().toList();
+      assertEquals(2, names.size(), "the published directory and its lock only: " + names);
+      assertEquals(names.get(0) + ".lock", names.get(1), names.toString());
     }
+  }
+
+  /** Whether a staging directory ({@code *.tmp*}) under {@code libraries} holds a file. */
+  private static boolean stagingHoldsAFile(Path libraries) throws IOException {
+    if (!Files.isDirectory(libraries)) {
+      return false;
+    }
+    try (Stream<Path> entries = Files.list(libraries)) {
+      for (Path staging : entries.filter(p -> p.getFileName().toString().contains(".tmp"))
+          .toList()) {
+        try (Stream<Path> files = Files.list(staging)) {
+          if (files.findAny().isPresent()) {
+            return true;
+          }
+        } catch (java.nio.file.NoSuchFileException e) {
+          // published or deleted meanwhile
+        }
+      }
+    }
+    return false;
   }
 
   @Test
