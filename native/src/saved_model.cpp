@@ -1,5 +1,6 @@
 #include "tfjni/saved_model.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,76 @@ void check_variables_present(const std::string& export_dir, std::string_view met
   }
 }
 
+// Field numbers of tensorflow.SavedModel, MetaGraphDef and MetaInfoDef (saved_model.proto,
+// meta_graph.proto).
+constexpr uint32_t kSavedModelMetaGraphs = 2;
+constexpr uint32_t kMetaGraphMetaInfoDef = 1;
+constexpr uint32_t kMetaInfoDefTags = 4;
+
+// The tag-sets of a saved_model.pb's MetaGraphDefs, in file order; DATA_LOSS if the file is not
+// a whole protocol buffer.
+std::vector<std::vector<std::string>> tag_sets(std::string_view saved_model) {
+  std::vector<std::vector<std::string>> sets;
+  wire::Reader model(saved_model);
+  while (model.next()) {
+    if (model.field() != kSavedModelMetaGraphs) continue;
+    std::vector<std::string>& tags = sets.emplace_back();
+    wire::Reader meta_graph(model.bytes());
+    while (meta_graph.next()) {
+      if (meta_graph.field() != kMetaGraphMetaInfoDef) continue;
+      wire::Reader info(meta_graph.bytes());
+      while (info.next()) {
+        if (info.field() == kMetaInfoDefTags) tags.emplace_back(info.bytes());
+      }
+    }
+  }
+  return sets;
+}
+
+std::string braced(std::span<const std::string> tags) {
+  std::string text = "{";
+  for (const std::string& tag : tags) text += (text.size() > 1 ? ", " : "") + tag;
+  return text + "}";
+}
+
+// TensorFlow's errors for a path that is a file, a saved_model.pb that is empty or cut short, or
+// tags the model lacks do not name the file or say what the model has. Throws a clearer error
+// for those (with TensorFlow's message kept at its end); returns for anything else.
+void explain_load_failure(const std::string& export_dir, std::span<const std::string> tags,
+                          const Error& tensorflow) {
+  std::filesystem::path pb = std::filesystem::path(export_dir) / "saved_model.pb";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(pb, ec)) return;  // missing, or saved_model.pbtxt
+  std::ifstream in(pb, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  std::string content = bytes.str();
+  std::string theirs = std::string(" (TensorFlow said: ") + tensorflow.what() + ")";
+  std::vector<std::vector<std::string>> sets;
+  try {
+    sets = tag_sets(content);
+  } catch (const Error& malformed) {
+    throw_error(TF_DATA_LOSS, "'" + pb.string() + "' (" + std::to_string(content.size()) +
+                                  " bytes) is damaged, cut short or not a SavedModel: " +
+                                  malformed.what() + theirs);
+  }
+  if (sets.empty()) {
+    throw_error(TF_DATA_LOSS, "'" + pb.string() + "' (" + std::to_string(content.size()) +
+                                  " bytes) holds no MetaGraphDef: it is empty or not a SavedModel" +
+                                  theirs);
+  }
+  std::vector<std::string> wanted(tags.begin(), tags.end());
+  std::sort(wanted.begin(), wanted.end());
+  std::string available;
+  for (std::vector<std::string>& set : sets) {
+    std::sort(set.begin(), set.end());
+    if (set == wanted) return;  // the tags match: TensorFlow failed for another reason
+    available += (available.empty() ? "" : ", ") + braced(set);
+  }
+  throw_error(TF_NOT_FOUND, "SavedModel '" + export_dir + "' has no MetaGraphDef tagged " +
+                                braced(wanted) + "; its tag-sets are " + available + theirs);
+}
+
 std::string list_keys(const std::vector<SignatureDef>& signatures) {
   std::string keys;
   for (const SignatureDef& def : signatures) {
@@ -54,6 +125,13 @@ std::unique_ptr<SavedModel> SavedModel::load(const std::string& export_dir,
                                              std::span<const std::string> tags,
                                              const SessionConfig& config) {
   if (tags.empty()) throw_invalid_argument("at least one tag is needed to load a SavedModel");
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(export_dir, ec)) {
+    throw_invalid_argument("SavedModel path '" + export_dir +
+                           "' is a file, not a directory: give the directory that holds "
+                           "saved_model.pb and variables/ ('" +
+                           std::filesystem::path(export_dir).parent_path().string() + "')");
+  }
   std::vector<const char*> tag_ptrs;
   for (const std::string& tag : tags) tag_ptrs.push_back(tag.c_str());
 
@@ -64,7 +142,12 @@ std::unique_ptr<SavedModel> SavedModel::load(const std::string& export_dir,
   TF_Session* raw = TF_LoadSessionFromSavedModel(options.get(), nullptr, export_dir.c_str(),
                                                  tag_ptrs.data(), static_cast<int>(tag_ptrs.size()),
                                                  graph->get(), meta_graph.get(), status.get());
-  status.check();
+  try {
+    status.check();
+  } catch (const Error& tensorflow) {
+    explain_load_failure(export_dir, tags, tensorflow);
+    throw;
+  }
   auto session = std::make_shared<Session>(raw, graph, config.runs_on_caller_thread());
   std::string_view meta_bytes(static_cast<const char*>(meta_graph->data), meta_graph->length);
   check_variables_present(export_dir, meta_bytes);

@@ -130,10 +130,17 @@ TEST_F(SavedModelTest, EmptyDirectoryIsNotFound) {
   EXPECT_TRUE(throws_error([&] { SavedModel::load(dir.path().string(), kServe); }, TF_NOT_FOUND));
 }
 
-TEST_F(SavedModelTest, WrongTagIsNotFound) {
-  const std::vector<std::string> train{"train"};
+// TensorFlow's own message advises saved_model_cli; tfjni lists the model's tag-sets.
+TEST_F(SavedModelTest, WrongTagIsNotFoundAndNamesTheModelsTagSets) {
+  const std::vector<std::string> train{"train", "gpu"};
   EXPECT_TRUE(throws_error([&] { SavedModel::load(model_path("multi").string(), train); }, TF_NOT_FOUND,
-                           {"train"}));
+                           {"has no MetaGraphDef tagged {gpu, train}; its tag-sets are {serve}"}));
+}
+
+TEST_F(SavedModelTest, AFileForTheDirectoryIsNamedAsSuch) {
+  const std::string pb = (model_path("multi") / "saved_model.pb").string();
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(pb, kServe); }, TF_INVALID_ARGUMENT,
+                           {pb + "' is a file, not a directory", model_path("multi").string()}));
 }
 
 TEST_F(SavedModelTest, NoTagsIsInvalid) {
@@ -149,13 +156,33 @@ TEST_F(SavedModelTest, CorruptSavedModelPbIsRejected) {
 }
 
 // TensorFlow 2.18 reports a truncated saved_model.pb as OUT_OF_RANGE ("Read
-// less bytes than requested"); the core passes TensorFlow's code through.
-TEST_F(SavedModelTest, TruncatedSavedModelPbIsRejected) {
+// less bytes than requested") without naming it; the core names the file, wherever it is cut.
+TEST_F(SavedModelTest, TruncatedSavedModelPbIsDataLossNamingTheFile) {
   TempDir dir;
   fs::path copy = copy_model("multi", dir.path());
-  std::string bytes = read_file(copy / "saved_model.pb");
-  write_file(copy / "saved_model.pb", std::string_view(bytes).substr(0, bytes.size() / 2));
-  EXPECT_TRUE(throws_error([&] { SavedModel::load(copy.string(), kServe); }, TF_OUT_OF_RANGE));
+  const fs::path pb = copy / "saved_model.pb";
+  std::string bytes = read_file(pb);
+  for (size_t size : {size_t{1}, size_t{100}, bytes.size() / 2, bytes.size() - 1}) {
+    SCOPED_TRACE("cut to " + std::to_string(size) + " bytes");
+    write_file(pb, std::string_view(bytes).substr(0, size));
+    // Appended piece by piece: GCC 12 warns (-Wrestrict) on a chain of operator+ here.
+    std::string named = pb.string();
+    named += "' (";
+    named += std::to_string(size);
+    named += " bytes) is damaged, cut short";
+    EXPECT_TRUE(throws_error([&] { SavedModel::load(copy.string(), kServe); }, TF_DATA_LOSS,
+                             {named, "TensorFlow said"}));
+  }
+}
+
+// An empty file is a valid, empty SavedModel message: TensorFlow says it has no
+// MetaGraphDef tagged serve; the core says the file holds none at all.
+TEST_F(SavedModelTest, EmptySavedModelPbIsDataLossNamingTheFile) {
+  TempDir dir;
+  fs::path copy = copy_model("multi", dir.path());
+  write_file(copy / "saved_model.pb", "");
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(copy.string(), kServe); }, TF_DATA_LOSS,
+                           {(copy / "saved_model.pb").string(), "(0 bytes) holds no MetaGraphDef"}));
 }
 
 // TensorFlow itself would load a model without variables/ (logging "no

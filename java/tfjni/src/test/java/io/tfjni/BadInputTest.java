@@ -589,13 +589,14 @@ class BadInputTest {
     // Truncated rather than random.
     byte[] real = Files.readAllBytes(TestModels.modelPath("counter").resolve("saved_model.pb"));
     Files.write(model.resolve("saved_model.pb"), Arrays.copyOf(real, real.length / 2));
-    TensorFlowException truncated = assertThrows(TensorFlowException.class,
-        () -> SavedModel.load(model).close());
-    assertTrue(parseErrors.contains(truncated.code()), truncated.getMessage());
-    // An empty file is a valid, empty SavedModel proto: it has no meta graph tagged "serve".
+    assertTensorFlowError(TensorFlowException.Code.DATA_LOSS,
+        () -> SavedModel.load(model).close(), model.resolve("saved_model.pb") + "' ("
+            + real.length / 2 + " bytes) is damaged, cut short");
+    // An empty file is a valid, empty SavedModel proto, with no MetaGraphDef at all.
     Files.write(model.resolve("saved_model.pb"), new byte[0]);
-    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
-        () -> SavedModel.load(model).close(), "serve");
+    assertTensorFlowError(TensorFlowException.Code.DATA_LOSS,
+        () -> SavedModel.load(model).close(), model.resolve("saved_model.pb") + "' (0 bytes)"
+            + " holds no MetaGraphDef");
   }
 
   @Test
@@ -623,9 +624,11 @@ class BadInputTest {
   void wrongTags() {
     Path path = TestModels.modelPath("multi");
     assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
-        () -> SavedModel.load(path, SessionOptions.defaults(), "train").close(), "train");
+        () -> SavedModel.load(path, SessionOptions.defaults(), "train").close(),
+        "has no MetaGraphDef tagged {train}; its tag-sets are {serve}");
     assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
-        () -> SavedModel.load(path, SessionOptions.defaults(), "serve", "gpu").close(), "gpu");
+        () -> SavedModel.load(path, SessionOptions.defaults(), "serve", "gpu").close(),
+        "tagged {gpu, serve}; its tag-sets are {serve}");
     assertFails(IllegalArgumentException.class,
         () -> SavedModel.load(path, SessionOptions.defaults()).close(), "tag");
   }
@@ -705,9 +708,12 @@ class BadInputTest {
   @Test
   void aFileWhereASavedModelDirectoryBelongs() {
     Path file = TestModels.modelPath("frozen");
-    assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
-        () -> SavedModel.load(file).close(), "Could not find SavedModel .pb or .pbtxt",
-        file.toString());
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> SavedModel.load(file).close(), "'" + file + "' is a file, not a directory");
+    Path pb = TestModels.modelPath("multi").resolve("saved_model.pb");
+    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
+        () -> SavedModel.load(pb).close(), "give the directory that holds saved_model.pb",
+        "('" + TestModels.modelPath("multi") + "')");
     // And a SavedModel's proto where a frozen GraphDef belongs.
     assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
         () -> GraphModel.load(TestModels.modelPath("multi").resolve("saved_model.pb")).close(),
