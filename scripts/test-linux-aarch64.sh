@@ -7,7 +7,7 @@
 source "$(dirname "$0")/common.sh"
 source "$ROOT/scripts/setup-linux-aarch64.sh"   # functions only (aarch64_jvm_root)
 
-# The C++ core tests that run under qemu (185 tests, 20-40 s here; the whole suite takes ~95 s):
+# The C++ core tests that run under qemu (187 tests, 20-40 s here; the whole suite takes ~95 s):
 # loading SavedModels and frozen graphs, running them against TensorFlow Python's golden outputs (every
 # test model's cases, dtypes included), tensors, eager ops and contexts, session configs, threads,
 # live-object counts and TensorFlow's errors. Left out: the op library, package requirement and
