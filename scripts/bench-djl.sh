@@ -21,7 +21,7 @@
 #     mlp_b1 in the caller threading with callgrind (scripts/bench-instructions.sh, ~5 min).
 source "$(dirname "$0")/common.sh"
 OUT=${1:-$BUILD/bench-results/djl-$(date -u +%Y%m%dT%H%M%SZ)}
-REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
+REPO=$MAVEN_REPO
 MVN="mvn -B -q -Dmaven.repo.local=$REPO"
 CASES=${BENCH_DJL_CASES:-mlp_b1,cnn_b1}
 THREADINGS=${BENCH_DJL_THREADINGS:-pooled caller}

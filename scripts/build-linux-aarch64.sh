@@ -6,7 +6,7 @@ source "$(dirname "$0")/common.sh"
 "$ROOT/scripts/setup.sh"
 "$ROOT/scripts/setup-linux-aarch64.sh"
 
-AARCH64_BUILD="$BUILD/native-linux-aarch64"
+AARCH64_BUILD=$(native_build_dir linux-aarch64)
 TF_DIR=$(tensorflow_dir_of linux-aarch64 cpu)
 mkdir -p "$BUILD"
 step "Cross-building native code for linux-aarch64 (CMake + Ninja, $AARCH64_BUILD)"

@@ -4,6 +4,7 @@
 # tests or benchmarks: nothing here can run a macOS binary. scripts/check-macos-arm64.sh checks
 # what this links against.
 source "$(dirname "$0")/common.sh"
+MACOS_ARM64_BUILD=$(native_build_dir macos-arm64)
 
 ensure_debian_packages cmake ninja-build openjdk-17-jdk-headless unzip
 ZIG=$(zig_executable)

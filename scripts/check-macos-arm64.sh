@@ -8,6 +8,7 @@
 # small dylibs broken on purpose, each of which it must reject.
 # Options: --skip-build checks what build/native-macos-arm64 holds without (re)building it.
 source "$(dirname "$0")/common.sh"
+MACOS_ARM64_BUILD=$(native_build_dir macos-arm64)
 
 skip_build=false
 for arg in "$@"; do

@@ -29,6 +29,19 @@ tensorflow_dir() {
 PLATFORMS=(linux-x86_64 linux-aarch64 macos-arm64)
 ALL_PLATFORMS=$(IFS=,; echo "${PLATFORMS[*]}")
 
+# Where a platform's natives are built: build/native for this machine's, build/native-PLATFORM
+# for the cross-built ones.
+native_build_dir() {  # native_build_dir PLATFORM
+  if [[ "$1" == linux-x86_64 ]]; then echo "$BUILD/native"; else echo "$BUILD/native-$1"; fi
+}
+
+MAVEN_REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
+# The installed runtime artifact jar of a variant (cpu, gpu) and platform (scripts/runtime-artifact.sh).
+runtime_artifact_jar() {  # runtime_artifact_jar VARIANT PLATFORM
+  local artifact="tfjni-tensorflow-$1"
+  echo "$MAVEN_REPO/io/tfjni/$artifact/$TFJNI_TF_VERSION/$artifact-$TFJNI_TF_VERSION-$2.jar"
+}
+
 # The official wheel holding TensorFlow's C API for a platform and variant (cpu or gpu): prints
 # "PACKAGE PLATFORM_TAG". linux-x86_64's cpu libraries come from the venv (tensorflow-cpu); the
 # `tensorflow` wheel is TensorFlow's GPU build there, and its only build elsewhere.
@@ -129,10 +142,10 @@ TFJNI_JAR_PLATFORMS="${TFJNI_JAR_PLATFORMS:-linux-x86_64}"
 maven_settings() {
   local platform
   for platform in ${TFJNI_JAR_PLATFORMS//,/ }; do
-    [[ "$platform" == linux-x86_64 ]] || echo "-Dtfjni.native.dir.$platform=$BUILD/native-$platform"
+    [[ "$platform" == linux-x86_64 ]] || echo "-Dtfjni.native.dir.$platform=$(native_build_dir "$platform")"
   done
   echo "-Dtfjni.jar.platforms=$TFJNI_JAR_PLATFORMS"
-  echo "-Dtfjni.native.dir=$BUILD/native -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
+  echo "-Dtfjni.native.dir=$(native_build_dir linux-x86_64) -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
     "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)"
@@ -151,7 +164,7 @@ maven_classpath() {
       echo "<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>${c:+<classifier>$c</classifier>}</dependency>"
     done
     echo '</dependencies></project>'; } > "$dir/pom.xml"
-  (cd "$dir" && mvn -B -q -Dmaven.repo.local="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}" \
+  (cd "$dir" && mvn -B -q -Dmaven.repo.local="$MAVEN_REPO" \
     dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null) || return 1
   cat "$dir/cp.txt"
 }
@@ -162,7 +175,7 @@ maven_classpath() {
 # (it would download them from a host this machine cannot reach): djl_tensorflow_engine DIR
 djl_tensorflow_engine() {
   local dir=$1 cp native="$1/tensorflow-core-native"
-  local jar="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar"
+  local jar="$MAVEN_REPO/org/tensorflow/tensorflow-core-native/1.0.0-rc.1/tensorflow-core-native-1.0.0-rc.1-linux-x86_64.jar"
   cp=$(maven_classpath "$dir" ai.djl.tensorflow:tensorflow-engine:0.36.0 \
     org.tensorflow:tensorflow-core-native:1.0.0-rc.1:linux-x86_64) || return 1
   if [[ ! -f "$native/libjnitensorflow.so" ]]; then
@@ -219,6 +232,3 @@ ensure_debian_packages() {  # ensure_debian_packages PACKAGE...
   as_root apt-get update -qq
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 }
-
-# Where the macos-arm64 natives are built (scripts/build-macos-arm64.sh).
-MACOS_ARM64_BUILD="$BUILD/native-macos-arm64"

@@ -15,7 +15,7 @@ SRC=$(cd "${1:?usage: $0 DJL_SOURCE_DIR [tfjni|djl] [DJL_API_VERSION]}" && pwd)
 ENGINE=${2:-tfjni}
 API=${3:-0.36.0}
 OUT="${DJL_IT_DIR:-$TFJNI_CACHE/djl-it}"
-REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
+REPO=$MAVEN_REPO
 mkdir -p "$OUT/classes"
 
 classpath() {  # classpath NAME COORDINATE...: the class path, resolved under OUT by NAME

@@ -7,7 +7,7 @@
 #   scripts/djl-soak.sh [CALLS]      (default 500000; about 2 min on a quiet 2-core machine)
 source "$(dirname "$0")/common.sh"
 CALLS=${1:-500000}
-REPO=${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}
+REPO=$MAVEN_REPO
 step "tfjni-djl predict loop: $CALLS calls, heap fixed at 128 MB and pre-touched"
 cd "$ROOT/java"
 mvn -B -Dmaven.repo.local="$REPO" $(maven_settings) install -pl tfjni-djl \

@@ -12,8 +12,7 @@
 source "$(dirname "$0")/common.sh"
 TOLERANCE="${TOLERANCE:-1e-4}"
 CUDA_VENV="$TFJNI_CACHE/venv-cuda-$TFJNI_TF_VERSION"
-REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
-GPU_JAR="$REPO/io/tfjni/tfjni-tensorflow-gpu/$TFJNI_TF_VERSION/tfjni-tensorflow-gpu-$TFJNI_TF_VERSION-linux-x86_64.jar"
+GPU_JAR=$(runtime_artifact_jar gpu linux-x86_64)
 CLI_JAR="$ROOT/java/tfjni-cli/target/tfjni-cli.jar"
 
 # Fails unless some traced node whose op matches OP_PATTERN ran on GPU:0 (bench --trace's table).

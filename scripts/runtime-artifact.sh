@@ -21,7 +21,6 @@ EOF
 source "$(dirname "$0")/common.sh"
 
 ALL_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu)
-REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
 force=false
 wanted=()
 while (($#)); do
@@ -53,7 +52,7 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   local platform=$1 variant=$2 tf_dir artifact installed work libraries stamp name source
   tf_dir=$(tensorflow_dir_of "$platform" "$variant")
   artifact="tfjni-tensorflow-$variant"
-  installed="$REPO/io/tfjni/$artifact/$TFJNI_TF_VERSION/$artifact-$TFJNI_TF_VERSION-$platform.jar"
+  installed=$(runtime_artifact_jar "$variant" "$platform")
   work="$TFJNI_CACHE/runtime-artifact/$TFJNI_TF_VERSION/$platform-$variant"
   mapfile -t libraries < <(libraries_of "$platform" "$tf_dir")
   stamp=$(for name in "${libraries[@]}"; do stat -c '%n %s %Y' "$(library_path "$tf_dir" "$name")"; done
@@ -105,7 +104,7 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   </licenses>
 </project>
 EOF
-  mvn -B -q install:install-file -Dmaven.repo.local="$REPO" -Dfile="$work/$artifact.jar" -DpomFile="$work/pom.xml" \
+  mvn -B -q install:install-file -Dmaven.repo.local="$MAVEN_REPO" -Dfile="$work/$artifact.jar" -DpomFile="$work/pom.xml" \
     -Dclassifier="$platform"
   rm -rf "$work/content"
   echo "$stamp" > "$work/stamp"

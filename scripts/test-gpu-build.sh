@@ -13,8 +13,7 @@
 source "$(dirname "$0")/common.sh"
 # The same kernels run as in the CPU build; summation order may differ in the last bits.
 TOLERANCE="${TOLERANCE:-1e-6}"
-REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
-GPU_JAR="$REPO/io/tfjni/tfjni-tensorflow-gpu/$TFJNI_TF_VERSION/tfjni-tensorflow-gpu-$TFJNI_TF_VERSION-linux-x86_64.jar"
+GPU_JAR=$(runtime_artifact_jar gpu linux-x86_64)
 CLI_JAR="$ROOT/java/tfjni-cli/target/tfjni-cli.jar"
 [[ -f "$GPU_JAR" ]] || "$ROOT/scripts/runtime-artifact.sh" linux-x86_64/gpu
 [[ -f "$CLI_JAR" ]] || { echo "test-gpu-build: $CLI_JAR is not built (scripts/build.sh)" >&2; exit 1; }

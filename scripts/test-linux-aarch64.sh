@@ -27,7 +27,7 @@ AARCH64_DEMO_TOLERANCE="${AARCH64_DEMO_TOLERANCE:-1e-5}"
 # The CLI jar of the host build, built with every platform's natives (scripts/build.sh
 # --all-platforms), and the aarch64 runtime artifact: the demo loads both as a user's JVM would.
 CLI_JAR="${TFJNI_CLI_JAR:-$ROOT/java/tfjni-cli/target/tfjni-cli.jar}"
-AARCH64_ARTIFACT="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}/io/tfjni/tfjni-tensorflow-cpu/$TFJNI_TF_VERSION/tfjni-tensorflow-cpu-$TFJNI_TF_VERSION-linux-aarch64.jar"
+AARCH64_ARTIFACT=$(runtime_artifact_jar cpu linux-aarch64)
 # The arm64 JVM keeps both JIT compilers: the first run extracts the runtime artifact, hashing
 # 768 MB in Java, which takes about an hour interpreted under emulation, 51 s with C1 only and
 # 37 s with both JITs. Once extracted, the demo itself takes 8.5 s with -Xint, 11 s with C1 only
@@ -41,7 +41,7 @@ unzip -l "$CLI_JAR" io/tfjni/native/linux-aarch64/libtfjni.so >/dev/null ||
   { echo "AARCH64_DEMO_TOLERANCE must be a non-negative number, got '$AARCH64_DEMO_TOLERANCE'" >&2; exit 1; }
 
 "$ROOT/scripts/build-linux-aarch64.sh"
-AARCH64_BUILD="$BUILD/native-linux-aarch64"
+AARCH64_BUILD=$(native_build_dir linux-aarch64)
 MODELS="${TFJNI_MODELS:-$(models_dir)}"
 [[ -f "$MODELS/manifest.json" && -d "$MODELS/digits" ]] ||
   { echo "no test models in $MODELS (scripts/setup.sh generates them; TFJNI_MODELS overrides the directory)" >&2; exit 1; }
