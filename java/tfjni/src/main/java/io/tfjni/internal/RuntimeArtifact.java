@@ -46,7 +46,6 @@ final class RuntimeArtifact {
 
   private final ClassLoader loader;
   private final URL index;
-  private final String directory;
   private final Platform platform;
   private final String version;
   private final String variant;
@@ -54,11 +53,10 @@ final class RuntimeArtifact {
   private final String contentHash;
   private final Properties properties;
 
-  private RuntimeArtifact(ClassLoader loader, URL index, String directory, Platform platform,
+  private RuntimeArtifact(ClassLoader loader, URL index, Platform platform,
       Properties properties) {
     this.loader = loader;
     this.index = index;
-    this.directory = directory;
     this.platform = platform;
     this.version = properties.getProperty("tensorflow.version", "unknown");
     this.variant = properties.getProperty("variant", "cpu");
@@ -81,8 +79,7 @@ final class RuntimeArtifact {
    */
   static RuntimeArtifact find(ClassLoader loader, Platform platform) {
     ClassLoader effective = loader != null ? loader : ClassLoader.getSystemClassLoader();
-    String directory = platform.tensorFlowResourceDirectory();
-    List<URL> indexes = resources(effective, directory + INDEX_FILE);
+    List<URL> indexes = resources(effective, platform.tensorFlowResourceDirectory() + INDEX_FILE);
     if (indexes.size() > 1) {
       throw new UnsatisfiedLinkError("tfjni: " + indexes.size() + " TensorFlow runtime artifacts"
           + " for " + platform.id() + " are on the class path: " + jarsOf(indexes)
@@ -98,13 +95,16 @@ final class RuntimeArtifact {
     } catch (IOException e) {
       throw NativeLibrary.chained("tfjni: cannot read " + indexes.get(0) + ": " + e, e);
     }
-    return new RuntimeArtifact(effective, indexes.get(0), directory, platform, properties);
+    return new RuntimeArtifact(effective, indexes.get(0), platform, properties);
   }
 
   private static void refuseOtherPlatforms(ClassLoader loader, Platform platform) {
     for (Platform other : Platform.values()) {
+      if (other == platform) {
+        continue;
+      }
       List<URL> indexes = resources(loader, other.tensorFlowResourceDirectory() + INDEX_FILE);
-      if (other != platform && !indexes.isEmpty()) {
+      if (!indexes.isEmpty()) {
         throw new UnsatisfiedLinkError("tfjni: the TensorFlow runtime artifact on the class path ("
             + jarsOf(indexes) + ") is for " + other.id() + ", but this JVM runs on "
             + platform.id() + ": use the artifact with classifier " + platform.id()
@@ -197,13 +197,14 @@ final class RuntimeArtifact {
       for (String name : libraries) {
         String expected = expectedHash(properties, name);
         String actual;
-        try (InputStream resource = open(directory + name);
+        try (InputStream resource = open(platform.tensorFlowResourceDirectory() + name);
             DigestInputStream in = new DigestInputStream(resource, digest());
             OutputStream out = Files.newOutputStream(staging.resolve(name))) {
           in.transferTo(out);
           actual = HexFormat.of().formatHex(in.getMessageDigest().digest());
         }
         if (!actual.equals(expected)) {
+          String directory = platform.tensorFlowResourceDirectory();
           throw new IOException(directory + name + " has SHA-256 " + actual + ", but "
               + directory + INDEX_FILE + " says " + expected + ": the artifact is damaged");
         }
@@ -221,7 +222,8 @@ final class RuntimeArtifact {
   private InputStream open(String resource) throws IOException {
     InputStream in = loader.getResourceAsStream(resource);
     if (in == null) {
-      throw new IOException(resource + " is listed in " + directory + INDEX_FILE
+      throw new IOException(resource + " is listed in "
+          + platform.tensorFlowResourceDirectory() + INDEX_FILE
           + " but not on the class path");
     }
     return in;
