@@ -6,15 +6,10 @@
 #include <fstream>
 #include <vector>
 
+#include "read_at.h"
+
 namespace tfjni::elf {
 namespace {
-
-// Reads `size` bytes at `offset`; false if the file is shorter.
-bool read_at(std::ifstream& in, uint64_t offset, void* out, uint64_t size) {
-  in.seekg(static_cast<std::streamoff>(offset));
-  in.read(static_cast<char*>(out), static_cast<std::streamsize>(size));
-  return in.good();
-}
 
 bool read_header(std::ifstream& in, Elf64_Ehdr& header) {
   if (!read_at(in, 0, &header, sizeof header)) return false;

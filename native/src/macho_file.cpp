@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "read_at.h"
+
 namespace tfjni::macho {
 namespace {
 
@@ -18,13 +20,6 @@ constexpr cpu_type_t kRunningCpu = CPU_TYPE_ARM64;
 #else
 constexpr cpu_type_t kRunningCpu = CPU_TYPE_X86_64;
 #endif
-
-// Reads `size` bytes at `offset`; false if the file is shorter.
-bool read_at(std::ifstream& in, uint64_t offset, void* out, uint64_t size) {
-  in.seekg(static_cast<std::streamoff>(offset));
-  in.read(static_cast<char*>(out), static_cast<std::streamsize>(size));
-  return in.good();
-}
 
 // Fat headers are big-endian whatever the machine.
 uint32_t big_endian(uint32_t value) {

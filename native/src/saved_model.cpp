@@ -37,6 +37,16 @@ void check_variables_present(const std::string& export_dir, std::string_view met
   }
 }
 
+// The whole of a file; NOT_FOUND if it cannot be opened, DATA_LOSS if it cannot be read.
+std::string read_file(const std::string& path, const std::string& what) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw_error(TF_NOT_FOUND, "cannot open " + what + " '" + path + "'");
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  if (file.bad()) throw_error(TF_DATA_LOSS, "cannot read " + what + " '" + path + "'");
+  return bytes.str();
+}
+
 // Field numbers of tensorflow.SavedModel, MetaGraphDef and MetaInfoDef (saved_model.proto,
 // meta_graph.proto).
 constexpr uint32_t kSavedModelMetaGraphs = 2;
@@ -77,10 +87,12 @@ void explain_load_failure(const std::string& export_dir, std::span<const std::st
   std::filesystem::path pb = std::filesystem::path(export_dir) / "saved_model.pb";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(pb, ec)) return;  // missing, or saved_model.pbtxt
-  std::ifstream in(pb, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  std::string content = bytes.str();
+  std::string content;
+  try {
+    content = read_file(pb.string(), "SavedModel file");
+  } catch (const Error&) {
+    return;  // unreadable: TensorFlow's error stands
+  }
   std::string theirs = std::string(" (TensorFlow said: ") + tensorflow.what() + ")";
   std::vector<std::vector<std::string>> sets;
   try {
@@ -175,12 +187,7 @@ std::unique_ptr<GraphModel> GraphModel::load(const std::string& path, const Sess
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw_error(TF_NOT_FOUND, "GraphDef file '" + path + "' does not exist or is not a file");
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw_error(TF_NOT_FOUND, "cannot open GraphDef file '" + path + "'");
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  if (file.bad()) throw_error(TF_DATA_LOSS, "cannot read GraphDef file '" + path + "'");
-  return from_bytes(bytes.str(), config);
+  return from_bytes(read_file(path, "GraphDef file"), config);
 }
 
 }  // namespace tfjni
