@@ -128,6 +128,15 @@ public final class TestProcesses {
     return venvBin().resolve("python");
   }
 
+  /**
+   * Runs a Python script ({@code python -c}) of the venv with {@code directory} as its one
+   * argument ({@code sys.argv[1]}), quietly, for at most {@code timeoutSeconds}.
+   */
+  public static Outcome runPython(String script, Path directory, int timeoutSeconds) {
+    return process(List.of(python().toString(), "-c", script, directory.toString()), pythonEnv(),
+        timeoutSeconds);
+  }
+
   /** Environment for TensorFlow Python subprocesses: quiet. */
   public static Map<String, String> pythonEnv() {
     return Map.of("TF_CPP_MIN_LOG_LEVEL", "2", "PYTHONDONTWRITEBYTECODE", "1");

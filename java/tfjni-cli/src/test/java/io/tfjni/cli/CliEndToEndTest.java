@@ -50,14 +50,12 @@ class CliEndToEndTest {
   /** Inputs written by NumPy; saved_model_cli starts at once, in the background. */
   @BeforeAll
   static void startSavedModelCli() throws IOException {
-    Outcome made = TestProcesses.process(List.of(
-        TestProcesses.python().toString(), "-c", String.join("\n",
-            "import numpy as np, sys",
-            "d = sys.argv[1]",
-            "np.savez(d + '/strings.npz', s=np.array([b'tf', b'', b'j', b'long string ' * 30,"
-                + " b'ni'], dtype='S'), other=np.zeros(2))",
-            "np.save(d + '/a.npy', np.array([1.5, -2.25, 1e-6], dtype=np.float32))"),
-        work.toString()), TestProcesses.pythonEnv(), 60);
+    Outcome made = TestProcesses.runPython(String.join("\n",
+        "import numpy as np, sys",
+        "d = sys.argv[1]",
+        "np.savez(d + '/strings.npz', s=np.array([b'tf', b'', b'j', b'long string ' * 30,"
+            + " b'ni'], dtype='S'), other=np.zeros(2))",
+        "np.save(d + '/a.npy', np.array([1.5, -2.25, 1e-6], dtype=np.float32))"), work, 60);
     assertEquals(0, made.exitCode(), made.toString());
     String cli = TestProcesses.savedModelCli().toString();
     // (--all would load the model in Python too: SavedModelCliOracleTest covers it.)

@@ -54,9 +54,7 @@ class DtypesTest {
         "    a = np.array([[1, -2, 0.5], [0, 0.25, -1]], dtype=getattr(ml_dtypes, n))",
         "    np.save(f'{d}/{n}.npy', a)",
         "    np.save(f'{d}/{n}_bits.npy', a.view(np.uint8))");
-    Outcome outcome = TestProcesses.process(List.of(
-        TestProcesses.python().toString(), "-c", script, dir.toString()),
-        TestProcesses.pythonEnv(), 120);
+    Outcome outcome = TestProcesses.runPython(script, dir, 120);
     assertEquals(0, outcome.exitCode(), outcome.toString());
   }
 

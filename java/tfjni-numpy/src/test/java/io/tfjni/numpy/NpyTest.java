@@ -83,9 +83,7 @@ class NpyTest {
             + " + [b'w' * 10] * 5, (1005,)))",
         "np.save(f'{d}/w_float32_0d.npy', np.float32(-1.25))",
         "np.save(f'{d}/w_uint16.npy', np.arange(7, dtype=np.uint16))");
-    Outcome outcome = TestProcesses.process(List.of(
-        TestProcesses.python().toString(), "-c", script, dir.toString()),
-        TestProcesses.pythonEnv(), 120);
+    Outcome outcome = TestProcesses.runPython(script, dir, 120);
     assertEquals(0, outcome.exitCode(), outcome.toString());
   }
 

@@ -101,8 +101,7 @@ class ObjectArrayPickleTest {
         "np.save(f'{d}/many.npy', a.reshape(30, 100))",  // several pickle frames
         "np.save(f'{d}/text.npy', np.array(['\\u00e9t\\u00e9', '', 'x' * 300], dtype=object))",
         "np.savez(f'{d}/both.npz', s=np.array([b'a', b'b'], dtype=object), n=np.arange(2))");
-    Outcome outcome = TestProcesses.process(List.of(TestProcesses.python().toString(), "-c",
-        script, tmp.toString()), TestProcesses.pythonEnv(), 120);
+    Outcome outcome = TestProcesses.runPython(script, tmp, 120);
     assertEquals(0, outcome.exitCode(), outcome.toString());
     NpyArray many = Npy.readArray(tmp.resolve("many.npy"));
     assertArrayEquals(new long[] {30, 100}, many.shape());
