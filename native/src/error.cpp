@@ -39,10 +39,14 @@ void Status::check() const {
   TF_Code code = TF_GetCode(status_.get());
   if (code == TF_OK) return;
   std::string message = TF_Message(status_.get());
-  // TensorFlow's text names the op but not where such ops come from.
+  // TensorFlow's text names what is missing but not the usual cause.
   if (message.find("Op type not registered") != std::string::npos) {
     message += " (if the op comes from a custom op library, such as TensorFlow Text's, load that"
                " library first)";
+  } else if (message.find("Could not find variable") != std::string::npos) {
+    message += " (the model was saved without this variable's value, as tf.saved_model.save"
+               " writes a Keras 3 model: export Keras models with model.export(dir); see"
+               " docs/EXPORTING.md)";
   }
   throw Error(code, message);
 }

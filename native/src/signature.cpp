@@ -24,6 +24,12 @@ constexpr uint32_t kShapeDim = 2;
 constexpr uint32_t kShapeUnknownRank = 3;
 constexpr uint32_t kDimSize = 1;
 
+// Entries of the signature map that are not functions to call: the ops TensorFlow's loader runs
+// itself (saved_model/signature_constants.py), as TensorFlow Python's `signatures` leaves out.
+bool is_loader_entry(std::string_view key) {
+  return key == "__saved_model_init_op" || key == "__saved_model_train_op";
+}
+
 // proto3 enums are open: a TensorInfo may carry a code TF_DataType has no value
 // for (a reference type such as DT_FLOAT_REF = 101, or a type newer than
 // tfjni). Converting that to the enum is undefined behaviour, so it reads as 0,
@@ -122,6 +128,7 @@ std::vector<SignatureDef> parse_signature_defs(std::string_view meta_graph_def) 
   while (reader.next()) {
     if (reader.field() != kMetaGraphSignatureDef) continue;
     auto [key, value] = parse_map_entry(reader.bytes());
+    if (is_loader_entry(key)) continue;
     defs.push_back(parse_signature(std::move(key), value));
   }
   std::sort(defs.begin(), defs.end(),

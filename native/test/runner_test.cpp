@@ -57,6 +57,21 @@ TEST_F(RunnerTest, CounterSequenceIsStatefulPerModel) {
   EXPECT_TRUE(run_case(sequence)) << "a second, fresh model must start from 0 again";
 }
 
+// A Keras 3 model written by tf.saved_model.save loads, and its first run fails as TensorFlow
+// Python's session loader fails (the manifest's error), with how to export it instead.
+TEST_F(RunnerTest, AModelSavedWithoutItsVariablesNamesTheExportToUse) {
+  const Json& model_entry = manifest().at("models").at("keras_saved_unexported");
+  auto model = load_saved_model("keras_saved_unexported");
+  std::vector<std::string> inputs{model_entry.at("input_key").get<std::string>()};
+  auto runner = Runner::for_signature(*model, "serving_default", inputs, {});
+  std::vector<float> ones(3, 1.0f);
+  Tensor x = Tensor::copy_of(TF_FLOAT, std::vector<int64_t>{1, 3}, ones.data(), 3 * sizeof(float));
+  const Tensor* feeds[] = {&x};
+  EXPECT_TRUE(throws_error([&] { runner->run(feeds); }, TF_FAILED_PRECONDITION,
+                           {model_entry.at("error").get<std::string>(), "model.export(dir)",
+                            "docs/EXPORTING.md"}));
+}
+
 // ---- Runner construction ----------------------------------------------------
 
 class MultiRunnerTest : public RunnerTest {
@@ -119,10 +134,9 @@ TEST_F(MultiRunnerTest, DuplicateKeysAreInvalid) {
                            {"'total'", "twice"}));
 }
 
-TEST_F(MultiRunnerTest, InitOpSignatureCannotBeFetched) {
-  // Its one "output" is the NoOp operation, which has no output tensor.
+TEST_F(MultiRunnerTest, TheInitOpIsNoSignatureToRun) {
   EXPECT_TRUE(throws_error([&] { runner("__saved_model_init_op", {}, {}); }, TF_INVALID_ARGUMENT,
-                           {"NoOp"}));
+                           {"no signature '__saved_model_init_op'"}));
 }
 
 // ---- Bad inputs at run time -------------------------------------------------

@@ -85,6 +85,7 @@ TEST_F(SavedModelTest, EveryModelLoadsWithTheManifestsSignatures) {
     std::vector<std::string> keys;
     for (const SignatureDef& def : model->signatures()) keys.push_back(def.key);
     std::vector<std::string> expected_keys = keys_of(expected);
+    std::erase(expected_keys, "__saved_model_init_op");  // run by the loader, not a signature
     std::sort(expected_keys.begin(), expected_keys.end());
     EXPECT_EQ(keys, expected_keys);
 
@@ -196,13 +197,12 @@ TEST_F(SavedModelTest, MissingVariablesDirectoryIsRejectedAtLoad) {
                            {"variables.index", "does not exist"}));
 }
 
-TEST_F(SavedModelTest, InitOpSignatureHasUnknownShapeAndNoDtype) {
+TEST_F(SavedModelTest, TheInitOpIsNotASignature) {
+  // TensorFlow's loader runs it at load; TensorFlow Python's `signatures` leaves it out.
   auto model = load_saved_model("lookup");
-  const SignatureDef& init = model->signature("__saved_model_init_op");
-  ASSERT_EQ(init.outputs.size(), 1u);
-  EXPECT_EQ(init.outputs[0].tensor_name, "NoOp");
-  EXPECT_EQ(static_cast<int>(init.outputs[0].dtype), 0);
-  EXPECT_TRUE(init.outputs[0].unknown_rank);
+  ASSERT_TRUE(manifest().at("signatures").at("lookup").contains("__saved_model_init_op"));
+  EXPECT_TRUE(throws_error([&] { model->signature("__saved_model_init_op"); }, TF_INVALID_ARGUMENT,
+                           {"no signature '__saved_model_init_op'", "signatures are: lookup"}));
 }
 
 // ---- parse_signature_defs on hand-built MetaGraphDefs -----------------------
@@ -238,6 +238,18 @@ std::string meta_graph(const std::string& key, const std::string& signature) {
   w.bytes(1, "meta_info_def: ignored");
   w.bytes(5, map_entry(key, signature));
   return w.data();
+}
+
+TEST_F(SavedModelTest, LoaderEntriesOfTheSignatureMapAreLeftOut) {
+  wire::Writer noop;
+  noop.bytes(2, map_entry("op", tensor_info("NoOp", 0, {}, true)));
+  wire::Writer w;
+  w.bytes(5, map_entry("__saved_model_init_op", noop.data()));
+  w.bytes(5, map_entry("__saved_model_train_op", noop.data()));
+  w.bytes(5, map_entry("serving_default", noop.data()));
+  std::vector<SignatureDef> defs = parse_signature_defs(w.data());
+  ASSERT_EQ(defs.size(), 1u);
+  EXPECT_EQ(defs[0].key, "serving_default");
 }
 
 TEST_F(SavedModelTest, ParsesShapesOfAllKinds) {

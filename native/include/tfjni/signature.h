@@ -28,8 +28,9 @@ struct SignatureDef {
   const TensorSpec* find_output(std::string_view output_key) const noexcept;
 };
 
-// All SignatureDefs of a MetaGraphDef, sorted by key. Throws DATA_LOSS for
-// malformed bytes.
+// All SignatureDefs of a MetaGraphDef, sorted by key, less the entries the
+// loader runs itself (__saved_model_init_op, __saved_model_train_op). Throws
+// DATA_LOSS for malformed bytes.
 std::vector<SignatureDef> parse_signature_defs(std::string_view meta_graph_def);
 
 // "[-1,4]", or "<unknown rank>".

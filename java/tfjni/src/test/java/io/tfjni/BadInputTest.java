@@ -222,9 +222,25 @@ class BadInputTest {
   }
 
   @Test
-  void initOpSignatureHasNoTensorToFetch() {
-    assertTensorFlowError(TensorFlowException.Code.INVALID_ARGUMENT,
-        () -> multi.predictor("__saved_model_init_op").close(), "NoOp", "0 outputs");
+  void theInitOpIsNotASignature() {
+    // TensorFlow's loader runs it; TensorFlow Python's `signatures` leaves it out too.
+    assertFails(IllegalArgumentException.class,
+        () -> multi.predictor("__saved_model_init_op").close(),
+        "no signature '__saved_model_init_op'; signatures are [add, any_rank, scale, serving_default]");
+    assertFalse(multi.signatures().stream().anyMatch(s -> s.key().startsWith("__")));
+  }
+
+  @Test
+  void aKerasModelSavedWithoutExportNamesTheExportToUse() {
+    // TensorFlow Python's session loader fails the same way; its error is the manifest's.
+    JsonNode model = TestModels.manifest().path("models").path("keras_saved_unexported");
+    try (SavedModel unexported = SavedModel.load(TestModels.modelPath("keras_saved_unexported"));
+        Tensor x = Tensor.of(new float[] {1, 1, 1}, 1, 3)) {
+      assertEquals("FAILED_PRECONDITION", model.path("error_code").asText());
+      assertTensorFlowError(TensorFlowException.Code.FAILED_PRECONDITION,
+          () -> unexported.run(Map.of(model.path("input_key").asText(), x)).close(),
+          model.path("error").asText(), "model.export(dir)", "docs/EXPORTING.md");
+    }
   }
 
   // ------------------------------------------------------------ null
