@@ -48,3 +48,18 @@ jars=$(tr ':' '\n' < "$OUT/classpath.txt" | grep -E '/(tfjni|tfjni-spark|tfjni-t
   "$OUT/digits.parquet" "$MODELS/digits" "$OUT/scored-pyspark.parquet" "$jars" 2>>"$OUT/spark.log" ||
   { echo "examples: the PySpark example failed; the end of $OUT/spark.log:" >&2; tail -n 30 "$OUT/spark.log" >&2; exit 1; }
 spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored-pyspark.parquet" "$MODELS"
+
+# The README's first program: its pom.xml and FirstProgram.java exactly as written there, in a
+# project of their own, run by the README's command on the digits model.
+first="$OUT/first-program"
+rm -rf "$first" && mkdir -p "$first/src/main/java"
+python3 "$ROOT/scripts/readme_blocks.py" "$ROOT/README.md" "A first program" xml > "$first/pom.xml"
+python3 "$ROOT/scripts/readme_blocks.py" "$ROOT/README.md" "A first program" java \
+  > "$first/src/main/java/FirstProgram.java"
+command=$(python3 "$ROOT/scripts/readme_blocks.py" "$ROOT/README.md" "A first program" "")
+[[ "$command" == "mvn "*" -Dexec.args=/path/to/saved_model" ]] ||
+  { echo "examples: the README's command for the first program is not the one this runs: $command" >&2; exit 1; }
+read -ra words <<< "${command/\/path\/to\/saved_model/$MODELS/digits}"
+(cd "$first" && "${venv_hidden[@]}" JAVA_HOME="$JAVA_HOME" "${words[@]}") | tee "$OUT/first-program.txt"
+grep -Eq '^output_0 = \[([-0-9.eE]+, ){9}[-0-9.eE]+\]$' "$OUT/first-program.txt" ||
+  { echo "examples: the README's first program did not print the digits model's 10 outputs" >&2; exit 1; }
