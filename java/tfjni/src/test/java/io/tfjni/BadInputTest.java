@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -537,25 +535,6 @@ class BadInputTest {
 
   // ------------------------------------------------------------ model files
 
-  private static void copyTree(Path from, Path to, Set<String> skipTopLevel) {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path relative = from.relativize(source);
-        if (relative.getNameCount() > 0 && skipTopLevel.contains(relative.getName(0).toString())) {
-          continue;
-        }
-        Path target = to.resolve(relative.toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   @Test
   void missingModelDirectory(@TempDir Path tmp) {
     Path missing = tmp.resolve("no_such_model");
@@ -571,7 +550,7 @@ class BadInputTest {
     // JNI's modified UTF-8 is not UTF-8 for supplementary characters: paths must still work.
     for (String name : List.of("模型 ü", "model-\uD83D\uDE00-\uD834\uDD1E")) {
       Path model = tmp.resolve(name);
-      copyTree(TestModels.modelPath("shapes"), model, Set.of());
+      TestModels.copyTree(TestModels.modelPath("shapes"), model, Set.of());
       try (SavedModel loaded = SavedModel.load(model);
           Tensor x = Tensor.scalar(5f);
           RunResult result = loaded.run("square", Map.of("x", x))) {
@@ -582,7 +561,7 @@ class BadInputTest {
           () -> SavedModel.load(missing).close(), missing.toString());
     }
     Path graph = tmp.resolve("frozen-\uD83D\uDE00.pb");
-    copyTree(TestModels.modelPath("frozen"), graph, Set.of());
+    TestModels.copyTree(TestModels.modelPath("frozen"), graph, Set.of());
     try (GraphModel loaded = GraphModel.load(graph);
         Predictor predictor = loaded.predictor(List.of("x:0"), List.of("Identity:0"))) {
       assertEquals(DataType.FLOAT, predictor.outputs().get(0).dataType());
@@ -592,7 +571,7 @@ class BadInputTest {
   @Test
   void corruptSavedModelPb(@TempDir Path tmp) throws IOException {
     Path model = tmp.resolve("counter");
-    copyTree(TestModels.modelPath("counter"), model, Set.of());
+    TestModels.copyTree(TestModels.modelPath("counter"), model, Set.of());
     byte[] garbage = new byte[4096];
     new java.util.Random(42).nextBytes(garbage);
     Files.write(model.resolve("saved_model.pb"), garbage);
@@ -618,7 +597,7 @@ class BadInputTest {
   @Test
   void missingVariablesDirectory(@TempDir Path tmp) throws IOException {
     Path model = tmp.resolve("counter");
-    copyTree(TestModels.modelPath("counter"), model, Set.of("variables"));
+    TestModels.copyTree(TestModels.modelPath("counter"), model, Set.of("variables"));
     assertFalse(Files.exists(model.resolve("variables")));
     // TensorFlow itself would load it with a log line and fail at the first use of the
     // variable; tfjni refuses it at load, naming the missing file.
@@ -631,7 +610,7 @@ class BadInputTest {
     // TensorFlow Python refuses a TF2 export without its checkpoint even when it holds no
     // variables (multi): so does tfjni.
     Path stateless = tmp.resolve("multi");
-    copyTree(TestModels.modelPath("multi"), stateless, Set.of("variables"));
+    TestModels.copyTree(TestModels.modelPath("multi"), stateless, Set.of("variables"));
     assertTensorFlowError(TensorFlowException.Code.NOT_FOUND,
         () -> SavedModel.load(stateless).close(), "variables.index");
   }

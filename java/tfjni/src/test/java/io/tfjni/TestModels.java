@@ -18,6 +18,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -404,6 +406,26 @@ public final class TestModels {
       }
     }
     return swapped;
+  }
+
+  /** Copies a model directory, less the top-level entries named in {@code skipTopLevel}. */
+  public static void copyTree(Path from, Path to, Set<String> skipTopLevel) {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Path relative = from.relativize(source);
+        if (relative.getNameCount() > 0 && skipTopLevel.contains(relative.getName(0).toString())) {
+          continue;
+        }
+        Path target = to.resolve(relative.toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Runs {@code body} and asserts tfjni's live native objects are back where they were. */
