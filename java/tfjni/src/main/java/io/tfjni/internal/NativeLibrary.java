@@ -2,6 +2,8 @@ package io.tfjni.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +22,10 @@ import java.util.stream.Stream;
  * #TENSORFLOW_DIR_PROPERTY}, the environment variable {@value #TENSORFLOW_DIR_ENV}, a TensorFlow
  * runtime artifact for this platform on the class path (e.g. {@code
  * io.tfjni:tfjni-tensorflow-cpu} with the platform's classifier, extracted once into a per-user
- * cache by {@link RuntimeArtifact}), and finally the dynamic linker's own search path. The JNI
+ * cache by {@link RuntimeArtifact}), such an artifact jar named by a setting, the dynamic
+ * linker's own search path, and last an artifact jar beside tfjni's jar or in the local Maven
+ * repository ({@link RuntimeArtifactSearch}; what {@code java -jar}, which ignores the class path,
+ * needs). The JNI
  * library comes from {@value #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else from
  * the jar's {@code io/tfjni/native/<platform>/}: extracted into a temporary directory, loaded, and
  * deleted at once (the loaded copy stays mapped), so no run leaves files behind. The JNI library
@@ -47,6 +52,11 @@ public final class NativeLibrary {
 
   /** Where libtensorflow came from, for error messages; written once, during loading. */
   private static String tensorFlowSource = "the dynamic linker's search path";
+  /**
+   * The search for a runtime artifact jar off the class path that follows the dynamic linker's,
+   * when nothing before it named libtensorflow; else null. Written once, during loading.
+   */
+  private static RuntimeArtifactSearch pendingSearch;
 
   private NativeLibrary() {}
 
@@ -92,9 +102,34 @@ public final class NativeLibrary {
         RuntimeArtifact.find(NativeLibrary.class.getClassLoader(), platform);
     if (artifact != null) {
       loadTensorFlowFrom(artifact.extract(), artifact.libraries(), artifact.description());
+      return;
+    }
+    RuntimeArtifactSearch search = new RuntimeArtifactSearch(platform);
+    RuntimeArtifactSearch.Found named = search.named();
+    if (named != null) {
+      loadTensorFlowFromJar(named, platform);
+      return;
     }
     // Otherwise the dynamic linker finds libtensorflow (LD_LIBRARY_PATH, ldconfig) when the JNI
-    // library is loaded; a failure there names what is missing.
+    // library is loaded; if it has none, loadJniLibrary goes on with this search.
+    pendingSearch = search;
+  }
+
+  /** Loads libtensorflow from a runtime artifact jar that is not on the class path. */
+  private static void loadTensorFlowFromJar(RuntimeArtifactSearch.Found jar, Platform platform) {
+    // A loader of that jar alone (no parent) reads the artifact as if it were on the class path.
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.jar().toUri().toURL()}, null)) {
+      RuntimeArtifact artifact = RuntimeArtifact.find(loader, platform);
+      if (artifact == null) {
+        throw new UnsatisfiedLinkError("tfjni: " + jar.jar() + " (from " + jar.source()
+            + ") is not a TensorFlow runtime artifact: it has no "
+            + platform.tensorFlowResourceDirectory() + RuntimeArtifact.INDEX_FILE);
+      }
+      loadTensorFlowFrom(artifact.extract(), artifact.libraries(),
+          artifact.description() + ", " + jar.source());
+    } catch (IOException e) {
+      throw chained("tfjni: cannot read " + jar.jar() + " (from " + jar.source() + "): " + e, e);
+    }
   }
 
   /** Loads {@code libraries} from {@code dir} in their order. */
@@ -224,24 +259,44 @@ public final class NativeLibrary {
 
   private static void loadJniLibrary(Platform platform) {
     loadOwnLibrary(platform, JNI_LIBRARY, library -> {
-      try {
-        System.load(library.toString());
-      } catch (UnsatisfiedLinkError e) {
-        String symbol = undefinedSymbol(e.getMessage());
-        if (symbol != null) {
-          // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
-          throw chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
-              + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
-              + " (tfjni is tested with 2.16 to 2.21). The loader said: " + e.getMessage(), e);
+      UnsatisfiedLinkError failure = tryLoad(library);
+      if (failure != null && pendingSearch != null
+          && platform.tensorFlowLibraries().stream().anyMatch(failure.getMessage()::contains)) {
+        // The dynamic linker has no libtensorflow: a runtime artifact jar beside tfjni's jar or
+        // in the local Maven repository (java -jar ignores the class path) may have it.
+        RuntimeArtifactSearch.Found found = pendingSearch.find();
+        if (found != null) {
+          loadTensorFlowFromJar(found, platform);
+          failure = tryLoad(library);
         }
-        throw chained("tfjni: could not load the " + platform.id() + " JNI library " + library
-            + ": " + e.getMessage()
-            + ". If libtensorflow is missing, put io.tfjni:tfjni-tensorflow-cpu (classifier "
-            + platform.id() + ") on the class path or point " + TENSORFLOW_DIR_PROPERTY + " or "
-            + TENSORFLOW_DIR_ENV + " at the directory holding " + platform.tensorFlowLibraries(),
-            e);
+      }
+      if (failure != null) {
+        throw jniLibraryFailure(platform, library, failure);
       }
     });
+  }
+
+  private static UnsatisfiedLinkError tryLoad(Path library) {
+    try {
+      System.load(library.toString());
+      return null;
+    } catch (UnsatisfiedLinkError e) {
+      return e;
+    }
+  }
+
+  private static UnsatisfiedLinkError jniLibraryFailure(Platform platform, Path library,
+      UnsatisfiedLinkError e) {
+    String symbol = undefinedSymbol(e.getMessage());
+    if (symbol != null) {
+      // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
+      return chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
+          + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
+          + " (tfjni is tested with 2.16 to 2.21). The loader said: " + e.getMessage(), e);
+    }
+    return chained("tfjni: could not load the " + platform.id() + " JNI library " + library
+        + ": " + e.getMessage()
+        + (pendingSearch == null ? "" : ". " + pendingSearch.describeSearch()), e);
   }
 
   /**
@@ -271,6 +326,11 @@ public final class NativeLibrary {
 
   /** tfjni's version, as Maven recorded it in the jar. */
   public static String tfjniVersion() {
+    return buildProperty("tfjni.version");
+  }
+
+  /** A value Maven recorded in the jar's build.properties, or "" if it did not. */
+  static String buildProperty(String name) {
     Properties properties = new Properties();
     try (InputStream in = NativeLibrary.class.getResourceAsStream("/io/tfjni/build.properties")) {
       if (in != null) {
@@ -279,7 +339,7 @@ public final class NativeLibrary {
     } catch (IOException e) {
       return "";
     }
-    String value = properties.getProperty("tfjni.version", "");
+    String value = properties.getProperty(name, "");
     return value.startsWith("${") ? "" : value;
   }
 
