@@ -156,6 +156,9 @@ def cases(models, inputs):
                    "x=np.arange(-2, 2.5, 0.75, dtype=np.float16).reshape(2, 3)"),
         numpy_case("numpy_linspace_float64", "dtypes", "float64",
                    "x=np.linspace(-1, 1, 9).reshape(3, 3)"),
+        # 5 * ((1.9 - 0.3) / 5) + 0.3 is 1.8999999999999997: the last element is stop itself.
+        numpy_case("numpy_linspace_endpoint", "dtypes", "float64",
+                   "x=np.linspace(0.3, 1.9, 6).reshape(2, 3)"),
         numpy_case("numpy_linspace_dtype_string", "dtypes", "float32",
                    "x=np.linspace(0, 1, 6, endpoint=False, dtype='float32').reshape(2, 3)"),
         numpy_case("numpy_linspace_summarised", "dtypes", "float32",
