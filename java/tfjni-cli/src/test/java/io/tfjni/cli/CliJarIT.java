@@ -4,18 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.TestModels;
+import io.tfjni.TestProcesses;
 import io.tfjni.TestProcesses.Outcome;
 import io.tfjni.internal.Platform;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,32 +148,14 @@ class CliJarIT {
     command.addAll(args.length > 0 ? List.of(args) : List.of("run", "--dir",
         TestModels.dir().resolve("multi").toString(), "--signature_def", "scale",
         "--input_exprs", "x=np.ones((2,3))"));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
-    Map<String, String> environment = builder.environment();
-    environment.keySet().removeIf(name -> name.startsWith("TFJNI_") || name.equals("XDG_CACHE_HOME")
-        || name.equals("LD_LIBRARY_PATH") || name.equals("JAVA_TOOL_OPTIONS"));
+    Map<String, String> environment = new HashMap<>();
+    for (String inherited : List.of("TFJNI_TENSORFLOW_DIR", "TFJNI_TENSORFLOW_JAR",
+        "TFJNI_LIBRARY_DIR", "LD_LIBRARY_PATH", "XDG_CACHE_HOME")) {
+      environment.put(inherited, ""); // empty is unset, for tfjni and the dynamic linker
+    }
     environment.put("TFJNI_CACHE_DIR", sharedCache().toString());
     environment.putAll(env);
-    builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    try {
-      Process process = builder.start();
-      byte[][] streams = new byte[2][];
-      Thread err = new Thread(() -> streams[1] = readAll(process.getErrorStream()));
-      err.start();
-      streams[0] = readAll(process.getInputStream());
-      if (!process.waitFor(300, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new AssertionError(command + " did not finish in 300 s");
-      }
-      err.join();
-      return new Outcome(process.exitValue(), new String(streams[0], StandardCharsets.UTF_8),
-          new String(streams[1], StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return TestProcesses.process(command, environment, 300);
   }
 
   /** This user's tfjni cache, where the runtime artifact's libraries are already extracted. */
@@ -187,13 +167,5 @@ class CliJarIT {
     String xdg = System.getenv("XDG_CACHE_HOME");
     return xdg != null && !xdg.isEmpty() ? Path.of(xdg, "tfjni")
         : Path.of(System.getProperty("user.home"), ".cache", "tfjni");
-  }
-
-  private static byte[] readAll(InputStream in) {
-    try (InputStream stream = in) {
-      return stream.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -201,13 +201,9 @@ public final class NumpyExpression {
       }
       arguments.put(name, name.equals("dtype") ? dtype() : value());
       skipSpace();
-      if (at >= text.length()) {
-        at = open;
-        throw error("'(' is never closed");
-      }
       if (peek(',')) {
         at++;
-      } else if (!peek(')')) {
+      } else if (!peek(')') && at < text.length()) { // the end: the loop says '(' is not closed
         throw error("expected ',' or ')'");
       }
     }

@@ -86,16 +86,9 @@ public final class NativeLibrary {
   }
 
   private static void loadTensorFlow(Platform platform) {
-    String property = System.getProperty(TENSORFLOW_DIR_PROPERTY);
-    if (property != null && !property.isEmpty()) {
-      loadTensorFlowFrom(Path.of(property), platform.tensorFlowLibraries(),
-          "system property " + TENSORFLOW_DIR_PROPERTY);
-      return;
-    }
-    String env = System.getenv(TENSORFLOW_DIR_ENV);
-    if (env != null && !env.isEmpty()) {
-      loadTensorFlowFrom(Path.of(env), platform.tensorFlowLibraries(),
-          "environment variable " + TENSORFLOW_DIR_ENV);
+    Setting dir = setting(TENSORFLOW_DIR_PROPERTY, TENSORFLOW_DIR_ENV);
+    if (dir != null) {
+      loadTensorFlowFrom(Path.of(dir.value()), platform.tensorFlowLibraries(), dir.source());
       return;
     }
     RuntimeArtifact artifact =
@@ -162,15 +155,12 @@ public final class NativeLibrary {
    * #LOG_LEVEL_ENV}, unless neither is set or the process already has TF_CPP_MIN_LOG_LEVEL.
    */
   private static void applyLogLevel(Platform platform) {
-    String level = System.getProperty(LOG_LEVEL_PROPERTY);
-    String source = "system property " + LOG_LEVEL_PROPERTY;
-    if (level == null || level.isEmpty()) {
-      level = System.getenv(LOG_LEVEL_ENV);
-      source = "environment variable " + LOG_LEVEL_ENV;
-    }
-    if (level == null || level.isEmpty()) {
+    Setting setting = setting(LOG_LEVEL_PROPERTY, LOG_LEVEL_ENV);
+    if (setting == null) {
       return;
     }
+    String level = setting.value();
+    String source = setting.source();
     if (!level.matches("[0-3]")) {
       throw new UnsatisfiedLinkError("tfjni: " + source + " is '" + level + "'; TensorFlow's log"
           + " levels are 0 (everything), 1 (no INFO), 2 (no INFO or WARNING), 3 (no INFO,"
@@ -195,6 +185,22 @@ public final class NativeLibrary {
     }
   }
 
+  /** A setting's value and where it came from: "system property X" or "environment variable Y". */
+  record Setting(String value, String source) {}
+
+  /** The system property if set (not empty), else the environment variable if set, else null. */
+  static Setting setting(String property, String env) {
+    String value = System.getProperty(property);
+    if (value != null && !value.isEmpty()) {
+      return new Setting(value, "system property " + property);
+    }
+    value = System.getenv(env);
+    if (value != null && !value.isEmpty()) {
+      return new Setting(value, "environment variable " + env);
+    }
+    return null;
+  }
+
   /** setenv(name, value, 1); returns 0 or errno. In {@value #LOADER_LIBRARY}. */
   private static native int nativeSetenv(String name, String value);
 
@@ -206,18 +212,13 @@ public final class NativeLibrary {
    */
   private static void loadOwnLibrary(Platform platform, String name, Consumer<Path> load) {
     String file = platform.libraryFile(name);
-    String dir = System.getProperty(LIBRARY_DIR_PROPERTY);
-    String source = "system property " + LIBRARY_DIR_PROPERTY;
-    if (dir == null || dir.isEmpty()) {
-      dir = System.getenv(LIBRARY_DIR_ENV);
-      source = "environment variable " + LIBRARY_DIR_ENV;
-    }
-    if (dir != null && !dir.isEmpty()) {
-      Path library = Path.of(dir, file).toAbsolutePath();
+    Setting dir = setting(LIBRARY_DIR_PROPERTY, LIBRARY_DIR_ENV);
+    if (dir != null) {
+      Path library = Path.of(dir.value(), file).toAbsolutePath();
       if (!Files.isRegularFile(library)) {
         throw new UnsatisfiedLinkError(
-            "tfjni: looked for " + file + " in " + Path.of(dir).toAbsolutePath()
-                + " (from " + source + ") but it is not there");
+            "tfjni: looked for " + file + " in " + Path.of(dir.value()).toAbsolutePath()
+                + " (from " + dir.source() + ") but it is not there");
       }
       load.accept(library);
       return;

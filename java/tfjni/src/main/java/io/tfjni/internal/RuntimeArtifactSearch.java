@@ -42,19 +42,14 @@ final class RuntimeArtifactSearch {
    * @throws UnsatisfiedLinkError if the setting names a file that does not exist
    */
   Found named() {
-    String named = System.getProperty(JAR_PROPERTY);
-    String source = "system property " + JAR_PROPERTY;
-    if (named == null || named.isEmpty()) {
-      named = System.getenv(JAR_ENV);
-      source = "environment variable " + JAR_ENV;
-    }
-    if (named != null && !named.isEmpty()) {
-      Path jar = Path.of(named).toAbsolutePath();
+    NativeLibrary.Setting named = NativeLibrary.setting(JAR_PROPERTY, JAR_ENV);
+    if (named != null) {
+      Path jar = Path.of(named.value()).toAbsolutePath();
       if (!Files.isRegularFile(jar)) {
-        throw new UnsatisfiedLinkError("tfjni: " + source + " names " + jar
+        throw new UnsatisfiedLinkError("tfjni: " + named.source() + " names " + jar
             + ", which is not a file");
       }
-      return new Found(jar, source);
+      return new Found(jar, named.source());
     }
     searched.add("system property " + JAR_PROPERTY + " and environment variable " + JAR_ENV
         + " (neither is set)");
