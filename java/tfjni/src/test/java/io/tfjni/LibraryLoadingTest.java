@@ -215,7 +215,8 @@ class LibraryLoadingTest {
     Outcome outcome = runProbeOn(classPathWithoutRuntimeArtifact(),
         List.of("-Duser.home=" + home), Map.of());
     assertEquals(3, outcome.exitCode(), outcome.output());
-    for (String expected : List.of("libtensorflow was looked for in: ", "TFJNI_TENSORFLOW_DIR",
+    for (String expected : List.of("thrown=java.lang.UnsatisfiedLinkError",
+        "libtensorflow was looked for in: ", "TFJNI_TENSORFLOW_DIR",
         "the dynamic linker's search path; " + home.resolve(".m2/repository/io/tfjni/"
             + "tfjni-tensorflow-cpu/" + artifactVersion() + "/" + artifactFileName())
             + " (not there)",

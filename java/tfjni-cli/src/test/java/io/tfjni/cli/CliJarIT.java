@@ -115,6 +115,7 @@ class CliJarIT {
 
   @Test
   void aNamedFileThatIsNotThereOrNotAnArtifactIsOneLine() throws IOException {
+    // The loader's UnsatisfiedLinkError, which the CLI prints as "cannot load TensorFlow".
     Path nowhere = work.resolve("nowhere.jar");
     Outcome absent = javaJar(List.of("-Dtfjni.tensorflow.jar=" + nowhere), Map.of());
     assertEquals(1, absent.exitCode(), absent.toString());
