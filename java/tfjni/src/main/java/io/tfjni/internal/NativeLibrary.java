@@ -24,11 +24,10 @@ import java.util.stream.Stream;
  * io.tfjni:tfjni-tensorflow-cpu} with the platform's classifier, extracted once into a per-user
  * cache by {@link RuntimeArtifact}), such an artifact jar named by a setting, the dynamic
  * linker's own search path, and last an artifact jar beside tfjni's jar or in the local Maven
- * repository ({@link RuntimeArtifactSearch}; what {@code java -jar}, which ignores the class path,
- * needs). The JNI
- * library comes from {@value #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else from
- * the jar's {@code io/tfjni/native/<platform>/}: extracted into a temporary directory, loaded, and
- * deleted at once (the loaded copy stays mapped), so no run leaves files behind. The JNI library
+ * repository ({@link RuntimeArtifactSearch}: what {@code java -jar}, which ignores the class
+ * path, needs). The JNI library comes from {@value #LIBRARY_DIR_PROPERTY} / {@value
+ * #LIBRARY_DIR_ENV} if set, else from the jar's {@code io/tfjni/native/<platform>/}: extracted
+ * into a temporary directory, loaded, and deleted at once (the loaded copy stays mapped), so no run leaves files behind. The JNI library
  * binds to libtensorflow by soname (install name on macOS), so whichever copy was loaded first is
  * used.
  *
@@ -267,6 +266,7 @@ public final class NativeLibrary {
         // in the local Maven repository (java -jar ignores the class path) may have it.
         RuntimeArtifactSearch.Found found = pendingSearch.find();
         if (found != null) {
+          pendingSearch = null; // found: the places it was not in no longer explain a failure
           loadTensorFlowFromJar(found, platform);
           failure = tryLoad(library);
         }

@@ -84,7 +84,12 @@ final class RuntimeArtifactSearch {
 
   /** The artifact's file name: tfjni-tensorflow-cpu-2.18.0-linux-x86_64.jar. */
   String fileName() {
-    return ARTIFACT_ID + "-" + tensorFlowVersion + "-" + platform.id() + ".jar";
+    return ARTIFACT_ID + "-" + version() + "-" + platform.id() + ".jar";
+  }
+
+  /** "VERSION" in advice when this build did not record its TensorFlow version. */
+  private String version() {
+    return tensorFlowVersion.isEmpty() ? "VERSION" : tensorFlowVersion;
   }
 
   /**
@@ -92,8 +97,7 @@ final class RuntimeArtifactSearch {
    * for the error when it is then missing.
    */
   String describeSearch() {
-    String coordinates = "io.tfjni:" + ARTIFACT_ID + ":"
-        + (tensorFlowVersion.isEmpty() ? "VERSION" : tensorFlowVersion) + ":jar:" + platform.id();
+    String coordinates = "io.tfjni:" + ARTIFACT_ID + ":" + version() + ":jar:" + platform.id();
     Path tfjniJar = jarHoldingTfjni();
     return "libtensorflow was looked for in: system property "
         + NativeLibrary.TENSORFLOW_DIR_PROPERTY + " and environment variable "
