@@ -211,10 +211,66 @@ class LibraryLoadingTest {
 
   @Test
   void noTensorFlowAnywhereSaysWhereToGetIt() throws Exception {
-    Outcome outcome = runProbeOn(classPathWithoutRuntimeArtifact(), List.of(), Map.of());
+    Path home = Files.createDirectory(temp.resolve("home"));
+    Outcome outcome = runProbeOn(classPathWithoutRuntimeArtifact(),
+        List.of("-Duser.home=" + home), Map.of());
     assertEquals(3, outcome.exitCode(), outcome.output());
-    assertTrue(outcome.output().contains("io.tfjni:tfjni-tensorflow-cpu"), outcome.output());
-    assertTrue(outcome.output().contains("TFJNI_TENSORFLOW_DIR"), outcome.output());
+    for (String expected : List.of("thrown=java.lang.UnsatisfiedLinkError",
+        "libtensorflow was looked for in: ", "TFJNI_TENSORFLOW_DIR",
+        "the dynamic linker's search path; " + home.resolve(".m2/repository/io/tfjni/"
+            + "tfjni-tensorflow-cpu/" + artifactVersion() + "/" + artifactFileName())
+            + " (not there)",
+        "mvn dependency:get -Dartifact=io.tfjni:tfjni-tensorflow-cpu:" + artifactVersion()
+            + ":jar:" + HOST.id(),
+        "-Dtfjni.tensorflow.jar=FILE")) {
+      assertTrue(outcome.output().contains(expected), expected + " in " + outcome.output());
+    }
+  }
+
+  /** The test class path's runtime artifact jar, as Maven resolved it. */
+  private static Path artifactJar() {
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      String name = Path.of(entry).getFileName().toString();
+      if (name.startsWith("tfjni-tensorflow-cpu-") && name.endsWith("-" + HOST.id() + ".jar")) {
+        return Path.of(entry);
+      }
+    }
+    throw new AssertionError("the runtime artifact is not on the test class path");
+  }
+
+  private static String artifactFileName() {
+    return artifactJar().getFileName().toString();
+  }
+
+  /** The TensorFlow version of the artifact's file name, tfjni-tensorflow-cpu-VERSION-PLATFORM. */
+  private static String artifactVersion() {
+    String name = artifactFileName();
+    return name.substring("tfjni-tensorflow-cpu-".length(),
+        name.length() - ("-" + HOST.id() + ".jar").length());
+  }
+
+  /** A home whose local Maven repository holds (a link to) the test's runtime artifact. */
+  private Path homeWithRuntimeArtifactInMaven() throws IOException {
+    Path home = Files.createDirectory(temp.resolve("home"));
+    Path repository = Files.createDirectories(home.resolve(
+        ".m2/repository/io/tfjni/tfjni-tensorflow-cpu/" + artifactVersion()));
+    Files.createSymbolicLink(repository.resolve(artifactFileName()), artifactJar());
+    return home;
+  }
+
+  @Test
+  void runtimeArtifactInTheLocalMavenRepositoryComesAfterTheDynamicLinker() throws Exception {
+    Path home = homeWithRuntimeArtifactInMaven();
+    List<String> options = List.of("-Duser.home=" + home, "-Dtfjni.cache.dir=" + sharedCache);
+    Outcome fromMaven = runProbeOn(classPathWithoutRuntimeArtifact(), options, Map.of());
+    assertEquals(0, fromMaven.exitCode(), fromMaven.output());
+    assertTrue(fromMaven.output().contains("library=" + sharedCache.resolve("libtensorflow")),
+        fromMaven.output());
+    Outcome fromLinker = runProbeOn(classPathWithoutRuntimeArtifact(), options,
+        Map.of("LD_LIBRARY_PATH", libraryFarm().toString()));
+    assertEquals(0, fromLinker.exitCode(), fromLinker.output());
+    assertTrue(fromLinker.output().contains("library=" + temp.resolve("tf-farm")),
+        fromLinker.output());
   }
 
   @Test

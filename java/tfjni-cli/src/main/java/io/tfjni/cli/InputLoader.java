@@ -7,6 +7,7 @@ import io.tfjni.numpy.Half;
 import io.tfjni.numpy.Npy;
 import io.tfjni.numpy.NpyArray;
 import io.tfjni.numpy.Npz;
+import io.tfjni.numpy.NumpyExpression;
 import io.tfjni.numpy.PythonLiteral;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -33,6 +34,9 @@ final class InputLoader {
   private static final Pattern FILE_WITH_NAME =
       Pattern.compile("([^=]+)=([^\\[\\]]+)\\[([^\\[\\]]+)\\]");
   private static final Pattern FILE = Pattern.compile("([^=]+)=([^\\[\\]]+)");
+
+  /** One direct buffer's limit, less the room that aligning it takes. */
+  private static final int MAX_TENSOR_BYTES = Integer.MAX_VALUE - 64;
 
   private InputLoader() {}
 
@@ -235,19 +239,34 @@ final class InputLoader {
     return array.toTensor(spec.dataType());
   }
 
-  /** A literal of --input_exprs as a tensor of the signature's dtype. */
+  /**
+   * An expression of --input_exprs (a literal, or a NumPy constructor) as a tensor of the
+   * signature's dtype. Without dtype=, its values take that dtype as a literal's do; with one,
+   * the dtype must be the signature's, as a .npy file's must.
+   */
   static Tensor fromExpression(String key, String expression, Spec spec) {
     Object value;
     try {
-      value = PythonLiteral.parse(expression);
+      value = NumpyExpression.parse(expression);
     } catch (IllegalArgumentException e) {
       throw new CliException("--input_exprs: input '" + key + "': cannot parse the expression: "
           + e.getMessage());
     }
-    List<Long> dims = new ArrayList<>();
-    List<Object> leaves = new ArrayList<>();
-    shapeOf(key, value, 0, dims, leaves);
-    long[] shape = dims.stream().mapToLong(Long::longValue).toArray();
+    long[] shape;
+    List<Object> leaves;
+    if (value instanceof NumpyExpression.Array array) {
+      if (array.dtype() != null && array.dtype() != spec.dataType()) {
+        throw new CliException("--input_exprs: input '" + key + "' has dtype "
+            + Dtypes.pythonName(array.dtype()) + ", but the signature wants " + spec.describe());
+      }
+      shape = array.shape();
+      leaves = array.elements();
+    } else {
+      List<Long> dims = new ArrayList<>();
+      leaves = new ArrayList<>();
+      shapeOf(key, value, 0, dims, leaves);
+      shape = dims.stream().mapToLong(Long::longValue).toArray();
+    }
     if (!spec.accepts(shape)) {
       throw new CliException("--input_exprs: input '" + key + "' has shape "
           + Arrays.toString(shape) + ", but the signature wants " + spec.describe());
@@ -313,6 +332,10 @@ final class InputLoader {
     }
     if (!type.isFixedSize()) {
       throw new IllegalArgumentException("cannot make a " + type + " tensor from a literal");
+    }
+    if ((long) n * type.byteSize() > MAX_TENSOR_BYTES) {
+      throw new IllegalArgumentException(n + " elements of " + Dtypes.pythonName(type)
+          + " are more than the " + MAX_TENSOR_BYTES + " bytes an expression may fill");
     }
     ByteBuffer data = Tensor.allocateAlignedBuffer(n * type.byteSize())
         .order(ByteOrder.nativeOrder());

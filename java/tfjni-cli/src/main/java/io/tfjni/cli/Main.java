@@ -25,7 +25,12 @@ import picocli.CommandLine;
         DevicesCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     footer = {"", "Run 'tfjni COMMAND --help' for a command's options.",
-        "Exit status: 0 on success, 2 for bad arguments or inputs, 1 for other failures."})
+        "Exit status: 0 on success, 2 for bad arguments or inputs, 1 for other failures.",
+        "libtensorflow comes from -Dtfjni.tensorflow.dir=DIR (or TFJNI_TENSORFLOW_DIR), else"
+            + " from the runtime artifact io.tfjni:tfjni-tensorflow-cpu: named by"
+            + " -Dtfjni.tensorflow.jar=FILE (or TFJNI_TENSORFLOW_JAR), on the class path, beside"
+            + " this jar, or in ~/.m2/repository (mvn dependency:get"
+            + " -Dartifact=io.tfjni:tfjni-tensorflow-cpu:VERSION:jar:PLATFORM puts it there)."})
 public final class Main implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -206,6 +206,13 @@ class CliErrorsTest {
         {"a=['x']", "'x' is not a number, and the signature wants float32"},
         {"a=[[1], [2, 3]]", "ragged"},
         {"a=[None]", "None has no tensor value"},
+        {"a=np.eye(3)", "cannot parse the expression: 'np.eye' is not accepted (--input_exprs"
+            + " takes Python literals, and np.zeros, np.ones, np.full, np.arange, np.linspace"
+            + " (with dtype=) followed by .reshape(...)) at column 1 of 'np.eye(3)'"},
+        {"a=np.ones(3).astype(np.float32)", "'.astype' is not accepted"},
+        {"a=np.ones((2, 2))", "has shape [2, 2], but the signature wants float32"},
+        {"a=np.ones(3, dtype=np.int32)", "has dtype int32, but the signature wants float32"},
+        {"a=np.full(3, 'x')", "'x' is not a number, and the signature wants float32"},
     };
     for (String[] c : cases) {
       assertError(List.of("--input_exprs: input 'a'", c[1]), "run", "--dir", multi,

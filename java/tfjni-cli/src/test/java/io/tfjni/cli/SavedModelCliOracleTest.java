@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code tfjni run} and {@code tfjni show} against TensorFlow Python's saved_model_cli.
  *
- * <p>run: every dtype, input form (.npy of every kind, .npz, literals) and output kind; what it
- * prints must be the same text, and every .npy it writes the same bytes. show: every form on every
+ * <p>run: every dtype, input form (.npy of every kind, .npz, literals, NumPy constructors) and
+ * output kind; what it prints must be the same text, and every .npy it writes the same bytes.
+ * The cases of deliberate differences (saved_model_cli casts a NumPy array silently) must be
+ * refused by tfjni with the line the case gives. show: every form on every
  * generated model; the same text, except that tfjni sorts the set of ops that saved_model_cli
  * prints in hash order.
  *
@@ -112,6 +114,14 @@ class SavedModelCliOracleTest {
       args.add(c.path("exprs").asText());
     }
     Outcome outcome = CliTestSupport.inProcess(args.toArray(new String[0]));
+    String refusal = c.path("tfjni_refuses").asText();
+    if (!refusal.isEmpty()) { // a deliberate difference: saved_model_cli ran, tfjni refuses
+      assertTrue(CliTestSupport.readString(expected.resolve("stdout.txt"))
+          .startsWith("Result for output key"), name + ": saved_model_cli ran");
+      assertEquals(2, outcome.exitCode(), name + ": " + outcome);
+      assertEquals(List.of(refusal), outcome.errLines(), name);
+      return;
+    }
     assertEquals(0, outcome.exitCode(), name + ": " + outcome);
     assertEquals(CliTestSupport.readString(expected.resolve("stdout.txt")),
         outcome.out().replace(outdir.toString(), "OUTDIR"), name + ": printed output");

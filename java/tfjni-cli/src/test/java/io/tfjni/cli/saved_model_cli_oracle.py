@@ -4,7 +4,8 @@ Usage: python saved_model_cli_oracle.py MODELS_DIR WORK_DIR
 
 run: writes input files (.npy, .npz) into WORK_DIR/inputs, then for every case below runs
 saved_model_cli's own run code (load_inputs_from_input_arg_string and
-run_saved_model_with_feed_dict, exactly what `saved_model_cli run` calls) with --outdir
+run_saved_model_with_feed_dict, exactly what `saved_model_cli run` calls; for NumPy
+expressions, its preprocess_input_exprs_arg_string with safe=False) with --outdir
 WORK_DIR/expected/CASE, capturing what it prints into WORK_DIR/expected/CASE/stdout.txt.
 WORK_DIR/cases.json lists the cases as tfjni run arguments.
 
@@ -135,6 +136,56 @@ def cases(models, inputs):
         dict(name="digits_five", model="digits", signature="serving_default",
              inputs=f"images={inp('digits5.npy')}"),
     ]
+    # NumPy constructors in --input_exprs, as TensorFlow's saved_model_cli guide writes them.
+    # saved_model_cli 2.18 passes --input_exprs to literal_eval, which refuses them; its own
+    # preprocess_input_exprs_arg_string(safe=False), what older versions ran, evaluates them.
+    def numpy_case(name, model, signature, exprs, **more):
+        return dict(name=name, model=model, signature=signature, exprs=exprs, numpy=True, **more)
+
+    result += [
+        numpy_case("numpy_ones_float64_to_float32", "multi", "scale", "x=np.ones((2,3))"),
+        numpy_case("numpy_arange_int64_to_float32", "dtypes", "float32",
+                   "x=np.arange(6).reshape(2, 3)"),
+        numpy_case("numpy_arange_float64_steps", "dtypes", "float32",
+                   "x=np.arange(0, 1.2, 0.1).reshape(-1, 3)"),
+        numpy_case("numpy_arange_float64_descending", "dtypes", "float64",
+                   "x=np.arange(0.3, 0.0, -0.05).reshape(2, 3)"),
+        numpy_case("numpy_arange_dtype_float32", "dtypes", "float32",
+                   "x=np.arange(0.1, 1.85, 0.3, dtype=np.float32).reshape(2, 3)"),
+        numpy_case("numpy_arange_dtype_float16", "dtypes", "float16",
+                   "x=np.arange(-2, 2.5, 0.75, dtype=np.float16).reshape(2, 3)"),
+        numpy_case("numpy_linspace_float64", "dtypes", "float64",
+                   "x=np.linspace(-1, 1, 9).reshape(3, 3)"),
+        # 5 * ((1.9 - 0.3) / 5) + 0.3 is 1.8999999999999997: the last element is stop itself.
+        numpy_case("numpy_linspace_endpoint", "dtypes", "float64",
+                   "x=np.linspace(0.3, 1.9, 6).reshape(2, 3)"),
+        numpy_case("numpy_linspace_dtype_string", "dtypes", "float32",
+                   "x=np.linspace(0, 1, 6, endpoint=False, dtype='float32').reshape(2, 3)"),
+        numpy_case("numpy_linspace_summarised", "dtypes", "float32",
+                   "x=np.linspace(0, 1, 3000).reshape(-1, 3)"),
+        numpy_case("numpy_full_int64_to_int32", "dtypes", "int32", "x=np.full((2, 3), -7)"),
+        numpy_case("numpy_zeros_bool", "dtypes", "bool", "x=np.zeros((2, 3), dtype=bool)"),
+        numpy_case("numpy_full_complex", "dtypes", "complex128", "x=np.full((1, 3), 1-2j)"),
+        numpy_case("numpy_ones_uint8", "dtypes", "uint8", "x=np.ones((1, 3), np.uint8)"),
+        numpy_case("numpy_full_strings", "dtypes", "string", "x=np.full((2, 3), 'ab')"),
+        numpy_case("numpy_full_scalar", "shapes", "square", "x=np.full((), 2.5)"),
+        numpy_case("numpy_reshape_to_scalar", "shapes", "int_scalar",
+                   "n=np.arange(41, 42).reshape(())"),
+        numpy_case("numpy_zeros_images", "digits", "serving_default",
+                   "images=np.zeros((2, 8, 8, 1))"),
+        numpy_case("numpy_with_inputs", "multi", "add", "b=np.linspace(0.5, 3, 3)",
+                   inputs=f"a={inp('ab.npz')}[a]"),
+        # Deliberate differences: saved_model_cli casts what tfjni refuses (tfjni_refuses is
+        # the start of tfjni's one line); the oracle records what saved_model_cli printed.
+        numpy_case("numpy_fraction_to_int32", "dtypes", "int32",
+                   "x=np.linspace(0, 1, 6).reshape(2, 3)",
+                   tfjni_refuses="tfjni run: --input_exprs: input 'x': 0.2 is not a whole number,"
+                                 " and the signature wants int32"),
+        numpy_case("numpy_dtype_float64_to_float32", "dtypes", "float32",
+                   "x=np.ones((2, 3), dtype=np.float64)",
+                   tfjni_refuses="tfjni run: --input_exprs: input 'x' has dtype float64, but"
+                                 " the signature wants float32 [?, 3]"),
+    ]
     for case in result:
         case["dir"] = os.path.join(models, case.pop("model"))
         case.setdefault("inputs", "")
@@ -155,7 +206,11 @@ def main():
         os.makedirs(outdir, exist_ok=True)
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
-            feed = smc.load_inputs_from_input_arg_string(case["inputs"], case["exprs"], "")
+            numpy = case.get("numpy", False)
+            feed = smc.load_inputs_from_input_arg_string(case["inputs"],
+                                                         "" if numpy else case["exprs"], "")
+            if numpy:
+                feed.update(smc.preprocess_input_exprs_arg_string(case["exprs"], safe=False))
             smc.run_saved_model_with_feed_dict(case["dir"], "serve", case["signature"], feed,
                                                outdir, True)
         with open(os.path.join(outdir, "stdout.txt"), "w") as f:

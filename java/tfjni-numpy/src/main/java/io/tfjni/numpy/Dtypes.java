@@ -112,6 +112,20 @@ public final class Dtypes {
     return descr;
   }
 
+  /**
+   * The dtype of one of NumPy's own numeric or bool types by its name ("float32", "int64",
+   * "complex128", "bool"; "bool_" too), or null for any other name.
+   */
+  public static DataType numpyNamed(String name) {
+    String wanted = name.equals("bool_") ? "bool" : name;
+    for (DataType type : NUMERIC.values()) {
+      if (pythonName(type).equals(wanted)) {
+        return type;
+      }
+    }
+    return null;
+  }
+
   /** The dtype of a numeric typestr without its byte order ("f4"), or null. */
   static DataType numeric(String typestr) {
     return NUMERIC.get(typestr);

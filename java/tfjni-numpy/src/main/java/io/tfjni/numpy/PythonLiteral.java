@@ -45,6 +45,20 @@ public final class PythonLiteral {
     return new PythonLiteral(text, false).whole();
   }
 
+  /** One literal read from the middle of a larger text, and the index just after it. */
+  record Prefix(Object value, int end) {}
+
+  /**
+   * Parses one literal starting at {@code from} and stops where it ends (at a ',' or ')' after
+   * it, say); errors give columns of the whole {@code text}.
+   */
+  static Prefix parsePrefix(String text, int from) {
+    PythonLiteral parser = new PythonLiteral(text, false);
+    parser.at = from;
+    Object value = parser.expression();
+    return new Prefix(value, parser.at);
+  }
+
   /** Parses a .npy header's literal, which Python 2's NumPy wrote with {@code L} suffixes. */
   static Object parseNpyHeader(String text) {
     return new PythonLiteral(text, true).whole();

@@ -2,6 +2,8 @@ package io.tfjni.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,10 +22,12 @@ import java.util.stream.Stream;
  * #TENSORFLOW_DIR_PROPERTY}, the environment variable {@value #TENSORFLOW_DIR_ENV}, a TensorFlow
  * runtime artifact for this platform on the class path (e.g. {@code
  * io.tfjni:tfjni-tensorflow-cpu} with the platform's classifier, extracted once into a per-user
- * cache by {@link RuntimeArtifact}), and finally the dynamic linker's own search path. The JNI
- * library comes from {@value #LIBRARY_DIR_PROPERTY} / {@value #LIBRARY_DIR_ENV} if set, else from
- * the jar's {@code io/tfjni/native/<platform>/}: extracted into a temporary directory, loaded, and
- * deleted at once (the loaded copy stays mapped), so no run leaves files behind. The JNI library
+ * cache by {@link RuntimeArtifact}), such an artifact jar named by a setting, the dynamic
+ * linker's own search path, and last an artifact jar beside tfjni's jar or in the local Maven
+ * repository ({@link RuntimeArtifactSearch}: what {@code java -jar}, which ignores the class
+ * path, needs). The JNI library comes from {@value #LIBRARY_DIR_PROPERTY} / {@value
+ * #LIBRARY_DIR_ENV} if set, else from the jar's {@code io/tfjni/native/<platform>/}: extracted
+ * into a temporary directory, loaded, and deleted at once (the loaded copy stays mapped), so no run leaves files behind. The JNI library
  * binds to libtensorflow by soname (install name on macOS), so whichever copy was loaded first is
  * used.
  *
@@ -47,6 +51,11 @@ public final class NativeLibrary {
 
   /** Where libtensorflow came from, for error messages; written once, during loading. */
   private static String tensorFlowSource = "the dynamic linker's search path";
+  /**
+   * The search for a runtime artifact jar off the class path that follows the dynamic linker's,
+   * when nothing before it named libtensorflow; else null. Written once, during loading.
+   */
+  private static RuntimeArtifactSearch pendingSearch;
 
   private NativeLibrary() {}
 
@@ -76,25 +85,43 @@ public final class NativeLibrary {
   }
 
   private static void loadTensorFlow(Platform platform) {
-    String property = System.getProperty(TENSORFLOW_DIR_PROPERTY);
-    if (property != null && !property.isEmpty()) {
-      loadTensorFlowFrom(Path.of(property), platform.tensorFlowLibraries(),
-          "system property " + TENSORFLOW_DIR_PROPERTY);
-      return;
-    }
-    String env = System.getenv(TENSORFLOW_DIR_ENV);
-    if (env != null && !env.isEmpty()) {
-      loadTensorFlowFrom(Path.of(env), platform.tensorFlowLibraries(),
-          "environment variable " + TENSORFLOW_DIR_ENV);
+    Setting dir = setting(TENSORFLOW_DIR_PROPERTY, TENSORFLOW_DIR_ENV);
+    if (dir != null) {
+      loadTensorFlowFrom(Path.of(dir.value()), platform.tensorFlowLibraries(), dir.source());
       return;
     }
     RuntimeArtifact artifact =
         RuntimeArtifact.find(NativeLibrary.class.getClassLoader(), platform);
     if (artifact != null) {
       loadTensorFlowFrom(artifact.extract(), artifact.libraries(), artifact.description());
+      return;
+    }
+    RuntimeArtifactSearch search = new RuntimeArtifactSearch(platform);
+    RuntimeArtifactSearch.Found named = search.named();
+    if (named != null) {
+      loadTensorFlowFromJar(named, platform);
+      return;
     }
     // Otherwise the dynamic linker finds libtensorflow (LD_LIBRARY_PATH, ldconfig) when the JNI
-    // library is loaded; a failure there names what is missing.
+    // library is loaded; if it has none, loadJniLibrary goes on with this search.
+    pendingSearch = search;
+  }
+
+  /** Loads libtensorflow from a runtime artifact jar that is not on the class path. */
+  private static void loadTensorFlowFromJar(RuntimeArtifactSearch.Found jar, Platform platform) {
+    // A loader of that jar alone (no parent) reads the artifact as if it were on the class path.
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.jar().toUri().toURL()}, null)) {
+      RuntimeArtifact artifact = RuntimeArtifact.find(loader, platform);
+      if (artifact == null) {
+        throw new UnsatisfiedLinkError("tfjni: " + jar.jar() + " (from " + jar.source()
+            + ") is not a TensorFlow runtime artifact: it has no "
+            + platform.tensorFlowResourceDirectory() + RuntimeArtifact.INDEX_FILE);
+      }
+      loadTensorFlowFrom(artifact.extract(), artifact.libraries(),
+          artifact.description() + ", " + jar.source());
+    } catch (IOException e) {
+      throw chained("tfjni: cannot read " + jar.jar() + " (from " + jar.source() + "): " + e, e);
+    }
   }
 
   /** Loads {@code libraries} from {@code dir} in their order. */
@@ -127,15 +154,12 @@ public final class NativeLibrary {
    * #LOG_LEVEL_ENV}, unless neither is set or the process already has TF_CPP_MIN_LOG_LEVEL.
    */
   private static void applyLogLevel(Platform platform) {
-    String level = System.getProperty(LOG_LEVEL_PROPERTY);
-    String source = "system property " + LOG_LEVEL_PROPERTY;
-    if (level == null || level.isEmpty()) {
-      level = System.getenv(LOG_LEVEL_ENV);
-      source = "environment variable " + LOG_LEVEL_ENV;
-    }
-    if (level == null || level.isEmpty()) {
+    Setting setting = setting(LOG_LEVEL_PROPERTY, LOG_LEVEL_ENV);
+    if (setting == null) {
       return;
     }
+    String level = setting.value();
+    String source = setting.source();
     if (!level.matches("[0-3]")) {
       throw new UnsatisfiedLinkError("tfjni: " + source + " is '" + level + "'; TensorFlow's log"
           + " levels are 0 (everything), 1 (no INFO), 2 (no INFO or WARNING), 3 (no INFO,"
@@ -160,6 +184,22 @@ public final class NativeLibrary {
     }
   }
 
+  /** A setting's value and where it came from: "system property X" or "environment variable Y". */
+  record Setting(String value, String source) {}
+
+  /** The system property if set (not empty), else the environment variable if set, else null. */
+  static Setting setting(String property, String env) {
+    String value = System.getProperty(property);
+    if (value != null && !value.isEmpty()) {
+      return new Setting(value, "system property " + property);
+    }
+    value = System.getenv(env);
+    if (value != null && !value.isEmpty()) {
+      return new Setting(value, "environment variable " + env);
+    }
+    return null;
+  }
+
   /** setenv(name, value, 1); returns 0 or errno. In {@value #LOADER_LIBRARY}. */
   private static native int nativeSetenv(String name, String value);
 
@@ -171,18 +211,13 @@ public final class NativeLibrary {
    */
   private static void loadOwnLibrary(Platform platform, String name, Consumer<Path> load) {
     String file = platform.libraryFile(name);
-    String dir = System.getProperty(LIBRARY_DIR_PROPERTY);
-    String source = "system property " + LIBRARY_DIR_PROPERTY;
-    if (dir == null || dir.isEmpty()) {
-      dir = System.getenv(LIBRARY_DIR_ENV);
-      source = "environment variable " + LIBRARY_DIR_ENV;
-    }
-    if (dir != null && !dir.isEmpty()) {
-      Path library = Path.of(dir, file).toAbsolutePath();
+    Setting dir = setting(LIBRARY_DIR_PROPERTY, LIBRARY_DIR_ENV);
+    if (dir != null) {
+      Path library = Path.of(dir.value(), file).toAbsolutePath();
       if (!Files.isRegularFile(library)) {
         throw new UnsatisfiedLinkError(
-            "tfjni: looked for " + file + " in " + Path.of(dir).toAbsolutePath()
-                + " (from " + source + ") but it is not there");
+            "tfjni: looked for " + file + " in " + Path.of(dir.value()).toAbsolutePath()
+                + " (from " + dir.source() + ") but it is not there");
       }
       load.accept(library);
       return;
@@ -224,24 +259,45 @@ public final class NativeLibrary {
 
   private static void loadJniLibrary(Platform platform) {
     loadOwnLibrary(platform, JNI_LIBRARY, library -> {
-      try {
-        System.load(library.toString());
-      } catch (UnsatisfiedLinkError e) {
-        String symbol = undefinedSymbol(e.getMessage());
-        if (symbol != null) {
-          // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
-          throw chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
-              + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
-              + " (tfjni is tested with 2.16 to 2.21). The loader said: " + e.getMessage(), e);
+      UnsatisfiedLinkError failure = tryLoad(library);
+      if (failure != null && pendingSearch != null
+          && platform.tensorFlowLibraries().stream().anyMatch(failure.getMessage()::contains)) {
+        // The dynamic linker has no libtensorflow: a runtime artifact jar beside tfjni's jar or
+        // in the local Maven repository (java -jar ignores the class path) may have it.
+        RuntimeArtifactSearch.Found found = pendingSearch.find();
+        if (found != null) {
+          pendingSearch = null; // found: the places it was not in no longer explain a failure
+          loadTensorFlowFromJar(found, platform);
+          failure = tryLoad(library);
         }
-        throw chained("tfjni: could not load the " + platform.id() + " JNI library " + library
-            + ": " + e.getMessage()
-            + ". If libtensorflow is missing, put io.tfjni:tfjni-tensorflow-cpu (classifier "
-            + platform.id() + ") on the class path or point " + TENSORFLOW_DIR_PROPERTY + " or "
-            + TENSORFLOW_DIR_ENV + " at the directory holding " + platform.tensorFlowLibraries(),
-            e);
+      }
+      if (failure != null) {
+        throw jniLibraryFailure(platform, library, failure);
       }
     });
+  }
+
+  private static UnsatisfiedLinkError tryLoad(Path library) {
+    try {
+      System.load(library.toString());
+      return null;
+    } catch (UnsatisfiedLinkError e) {
+      return e;
+    }
+  }
+
+  private static UnsatisfiedLinkError jniLibraryFailure(Platform platform, Path library,
+      UnsatisfiedLinkError e) {
+    String symbol = undefinedSymbol(e.getMessage());
+    if (symbol != null) {
+      // libtfjni binds every symbol at load (-z now): a libtensorflow without one ends here.
+      return chained("tfjni: the libtensorflow loaded from " + tensorFlowSource + " lacks "
+          + symbol + ", which " + library + " needs: use a TensorFlow 2.x whose C API has it"
+          + " (tfjni is tested with 2.16 to 2.21). The loader said: " + e.getMessage(), e);
+    }
+    return chained("tfjni: could not load the " + platform.id() + " JNI library " + library
+        + ": " + e.getMessage()
+        + (pendingSearch == null ? "" : ". " + pendingSearch.describeSearch()), e);
   }
 
   /**
@@ -271,6 +327,11 @@ public final class NativeLibrary {
 
   /** tfjni's version, as Maven recorded it in the jar. */
   public static String tfjniVersion() {
+    return buildProperty("tfjni.version");
+  }
+
+  /** A value Maven recorded in the jar's build.properties, or "" if it did not. */
+  static String buildProperty(String name) {
     Properties properties = new Properties();
     try (InputStream in = NativeLibrary.class.getResourceAsStream("/io/tfjni/build.properties")) {
       if (in != null) {
@@ -279,7 +340,7 @@ public final class NativeLibrary {
     } catch (IOException e) {
       return "";
     }
-    String value = properties.getProperty("tfjni.version", "");
+    String value = properties.getProperty(name, "");
     return value.startsWith("${") ? "" : value;
   }
 
