@@ -101,8 +101,8 @@ public final class Dtypes {
   }
 
   /**
-   * The descr of TensorFlow Python's NumPy array of this dtype: "<f4", "|O" for strings, the
-   * list literal "[('qint8', '|i1')]" for quantized types.
+   * The descr of TensorFlow Python's NumPy array of this dtype: {@code "<f4"}, {@code "|O"} for
+   * strings, the list literal {@code "[('qint8', '|i1')]"} for quantized types.
    */
   public static String descr(DataType type) {
     String descr = ROWS[type.code()].descr();

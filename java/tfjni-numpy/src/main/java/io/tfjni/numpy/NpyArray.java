@@ -152,7 +152,7 @@ public final class NpyArray {
     return Tensor.of(wanted, buffer, shape);
   }
 
-  /** E.g. "float32 [2, 3]" or "raw 2-byte (<V2) [4]". */
+  /** E.g. {@code "float32 [2, 3]"} or {@code "raw 2-byte (<V2) [4]"}. */
   public String describe() {
     String type = isRaw() ? "raw " + rawWidth + "-byte (" + descr + ")"
         : dataType == DataType.STRING ? "string (" + descr + ")" : Dtypes.pythonName(dataType);
