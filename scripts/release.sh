@@ -74,8 +74,9 @@ release_maven "$WORK/source" -pl "$EXCLUDED" verify deploy:deploy -DaltDeploymen
 find "$STAGING" -name '*-tests.jar*' -delete
 
 jar="$STAGING/io/tfjni/tfjni/$version/tfjni-$version.jar"
+entries=$(unzip -Z1 "$jar")
 for platform in "${PLATFORMS[@]}"; do
-  unzip -Z1 "$jar" | grep -q "^io/tfjni/native/$platform/libtfjni\." ||
+  grep -q "^io/tfjni/native/$platform/libtfjni\." <<<"$entries" ||
     { echo "release: $jar lacks $platform's JNI library (build it: scripts/build.sh --all-platforms)" >&2; exit 1; }
 done
 
@@ -111,7 +112,7 @@ if $check_reproducible; then
         echo "  identical: $(basename "$staged_jar")"
       else
         echo "release: $(basename "$staged_jar") differs between two builds of one commit:" >&2
-        diff <(unzip -lv "$staged_jar" | awk '{print $1, $7, $8}') <(unzip -lv "$built" | awk '{print $1, $7, $8}') >&2 || true
+        diff <(unzip -lv "$staged_jar" | awk '{print $1, $5, $6, $7, $8}') <(unzip -lv "$built" | awk '{print $1, $5, $6, $7, $8}') >&2 || true
         differ=1
       fi
     done
