@@ -63,11 +63,11 @@ public enum DataType {
   FLOAT8_E5M2(24, 1, byte.class, 1),
   /** 8-bit float, 4 exponent and 3 mantissa bits, no infinities. */
   FLOAT8_E4M3FN(25, 1, byte.class, 1),
-  /** 8-bit float, 4 exponent and 3 mantissa bits, no infinities, NaN in negative zero's encoding. */
+  /** 8-bit float, 4 exponent and 3 mantissa bits, no infinities, NaN at negative zero's code. */
   FLOAT8_E4M3FNUZ(26, 1, byte.class, 1),
-  /** 8-bit float, 4 exponent (bias 11) and 3 mantissa bits, no infinities, NaN in negative zero's encoding. */
+  /** 8-bit float, 4 exponent (bias 11), 3 mantissa bits, no infinities, NaN at -0's code. */
   FLOAT8_E4M3B11FNUZ(27, 1, byte.class, 1),
-  /** 8-bit float, 5 exponent and 2 mantissa bits, no infinities, NaN in negative zero's encoding. */
+  /** 8-bit float, 5 exponent and 2 mantissa bits, no infinities, NaN at negative zero's code. */
   FLOAT8_E5M2FNUZ(28, 1, byte.class, 1),
   /** 4-bit signed integer, one per byte. */
   INT4(29, 1, byte.class, 1),

@@ -77,7 +77,8 @@ public final class EagerContext extends NativeResource {
    * @param async true for asynchronous dispatch
    * @param placement what to do with an input on another device than the op's
    * @return the context, owned by the caller: close it after every manager and array of it
-   * @throws IllegalArgumentException for {@code async} with {@link SessionOptions#runOnCallerThread()}
+   * @throws IllegalArgumentException for {@code async} with
+   *     {@link SessionOptions#runOnCallerThread()}
    * @throws TensorFlowException TensorFlow's error if it refuses the options
    */
   public static EagerContext create(SessionOptions options, boolean async,

@@ -381,7 +381,8 @@ public final class NDManager implements AutoCloseable {
   }
 
   /**
-   * An array of {@code shape} with every element {@code value} (see {@link #scalar(DataType, Number)}).
+   * An array of {@code shape} with every element {@code value} (see
+   * {@link #scalar(DataType, Number)}).
    *
    * @param dataType a numeric type or BOOL
    * @param value the value of every element

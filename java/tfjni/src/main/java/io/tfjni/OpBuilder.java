@@ -69,7 +69,8 @@ public final class OpBuilder {
   }
 
   /**
-   * Adds a list input, one input argument made of several arrays (e.g. the values of ConcatV2 or Pack).
+   * Adds a list input: one input argument made of several arrays (e.g. the values of ConcatV2
+   * or Pack).
    *
    * @param list arrays of the builder's context (not closed: they stay the caller's)
    * @return this builder
@@ -290,7 +291,8 @@ public final class OpBuilder {
   /**
    * Runs an op with exactly one output.
    *
-   * @return the output, owned by the builder's manager (closed with it; closing it earlier frees it)
+   * @return the output, owned by the builder's manager (closed with it; closing it earlier
+   *     frees it)
    * @throws IllegalStateException if the builder already ran, the op has other than one output,
    *     or the manager or context is closed
    * @throws TensorFlowException TensorFlow's error if the op fails (an unknown op, a bad attribute

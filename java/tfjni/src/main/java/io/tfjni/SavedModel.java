@@ -229,7 +229,8 @@ public final class SavedModel extends Model {
    * @throws IllegalArgumentException if an input is missing or unknown, or does not match the
    *     signature's dtype or shape
    * @throws IllegalStateException if the model is closed
-   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED} past the timeout)
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the timeout)
    */
   public RunResult run(Map<String, Tensor> inputs, RunOptions options) {
     return run(DEFAULT_SIGNATURE, inputs, options);
@@ -249,7 +250,8 @@ public final class SavedModel extends Model {
    * @throws IllegalArgumentException if an input is missing or unknown, or does not match the
    *     signature's dtype or shape
    * @throws IllegalStateException if the model is closed
-   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED} past the timeout)
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the timeout)
    */
   public RunResult run(String signatureKey, Map<String, Tensor> inputs, RunOptions options) {
     Objects.requireNonNull(signatureKey, "signatureKey");

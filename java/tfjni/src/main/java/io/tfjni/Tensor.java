@@ -453,7 +453,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of FLOAT, in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of FLOAT, in row-major order
+   * (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code float}s
@@ -464,7 +465,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of DOUBLE, in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of DOUBLE, in row-major order
+   * (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code double}s
@@ -475,7 +477,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of a type held as {@code int}s (INT32, UINT32, QINT32), in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of a type held as {@code int}s (INT32, UINT32, QINT32), in row-major
+   * order (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code int}s
@@ -486,7 +489,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of a type held as {@code long}s (INT64, UINT64), in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of a type held as {@code long}s (INT64, UINT64), in row-major order
+   * (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code long}s
@@ -497,7 +501,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of a type held as {@code short}s (e.g. INT16, HALF bits), in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of a type held as {@code short}s (e.g. INT16, HALF bits), in row-major
+   * order (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code short}s
@@ -508,7 +513,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of a type held as {@code byte}s (e.g. UINT8, INT8), in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of a type held as {@code byte}s (e.g. UINT8, INT8), in row-major order
+   * (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code byte}s
@@ -519,7 +525,8 @@ public final class Tensor extends NativeResource {
   }
 
   /**
-   * A copy of the elements of BOOL, in row-major order (see {@link DataType#javaComponent()}).
+   * A copy of the elements of BOOL, in row-major order
+   * (see {@link DataType#javaComponent()}).
    *
    * @return a new array
    * @throws IllegalStateException if the data type's elements are not {@code boolean}s

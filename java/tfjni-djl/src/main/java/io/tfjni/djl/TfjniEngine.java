@@ -22,7 +22,7 @@ import io.tfjni.TensorFlow;
  */
 public final class TfjniEngine extends Engine {
   /** The name DJL code checks, e.g. for HWC images in NDImageUtils. */
-  /** The engine's name: DJL's TensorFlow engine's, so models and zoos asking for it get this one. */
+  /** The engine's name: DJL's TensorFlow engine's, so a model asking for it gets this one. */
   public static final String ENGINE_NAME = "TensorFlow";
   /** The rank of DJL's own TensorFlow engine: the same default-engine choice as it. */
   static final int RANK = 3;
