@@ -4,8 +4,9 @@
 # DIR (scripts/release.sh; the runtime artifact still comes from ~/.m2), and runs its digits
 # classifier, then its Spark job, as a machine without Python would: in a private mount namespace
 # where the project's venv is an empty directory, with a bare environment (no TFJNI_TENSORFLOW_DIR,
-# no LD_LIBRARY_PATH, no venv on PATH). libtensorflow must then come from the runtime artifact io.tfjni:tfjni-tensorflow-cpu.
-# Fails unless it does and the predictions agree with TensorFlow Python's.
+# no LD_LIBRARY_PATH, no venv on PATH). libtensorflow must then come from the runtime artifact
+# io.tfjni:tfjni-tensorflow-cpu. Fails unless it does and the predictions agree with TensorFlow
+# Python's.
 source "$(dirname "$0")/common.sh"
 
 EXAMPLES="$ROOT/examples"
