@@ -1,5 +1,5 @@
 # Every target sets up what it needs (Debian packages, the TensorFlow venv, test models).
-.PHONY: demo test build natives bench clean
+.PHONY: demo test build natives bench release clean
 
 demo:
 	@scripts/demo.sh
@@ -18,6 +18,11 @@ natives:
 # Every contender on every benchmark model, then docs/BENCHMARKS.md and docs/benchmarks.png.
 bench:
 	@BENCH_COMMAND="make bench" scripts/bench.sh
+
+# A staging Maven repository of tfjni VERSION in build/release/VERSION/staging (scripts/release.sh;
+# GPG_KEY=KEY signs it).
+release:
+	@scripts/release.sh $(if $(GPG_KEY),--gpg-key $(GPG_KEY)) $(VERSION)
 
 clean:
 	rm -rf build java/target

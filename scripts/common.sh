@@ -36,6 +36,10 @@ native_build_dir() {  # native_build_dir PLATFORM
 }
 
 MAVEN_REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
+# tfjni's version: the revision property of java/pom.xml, the one place it is set.
+tfjni_version() {
+  sed -n 's|^ *<revision>\(.*\)</revision>.*|\1|p' "$ROOT/java/pom.xml"
+}
 # The installed runtime artifact jar of a variant (cpu, gpu) and platform (scripts/runtime-artifact.sh).
 runtime_artifact_jar() {  # runtime_artifact_jar VARIANT PLATFORM
   local artifact="tfjni-tensorflow-$1"

@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # Builds examples/ (a user's Maven project that depends on tfjni by coordinates) against the
-# artifacts `mvn install` put in ~/.m2, and runs its digits classifier, then its Spark job, as a
-# machine without Python would: in a private mount namespace where the project's venv is an empty
-# directory, with a bare environment (no TFJNI_TENSORFLOW_DIR, no LD_LIBRARY_PATH, no venv on
-# PATH). libtensorflow must then come from the runtime artifact io.tfjni:tfjni-tensorflow-cpu.
-# Fails unless it does and the predictions agree with TensorFlow Python's.
+# artifacts `mvn install` put in ~/.m2, or with --staged DIR VERSION against a release staged in
+# DIR (scripts/release.sh; the runtime artifact still comes from ~/.m2), and runs its digits
+# classifier, then its Spark job, as a machine without Python would: in a private mount namespace
+# where the project's venv is an empty directory, with a bare environment (no TFJNI_TENSORFLOW_DIR,
+# no LD_LIBRARY_PATH, no venv on PATH). libtensorflow must then come from the runtime artifact
+# io.tfjni:tfjni-tensorflow-cpu. Fails unless it does and the predictions agree with TensorFlow
+# Python's.
 source "$(dirname "$0")/common.sh"
 
 EXAMPLES="$ROOT/examples"
 OUT="$BUILD/examples"
 mkdir -p "$OUT/cache" "$OUT/empty"
-(cd "$EXAMPLES" && mvn -B -q -Dtensorflow.version="$TFJNI_TF_VERSION" package \
-  dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt")
+tfjni=(-Dtfjni.version="$(tfjni_version)")
+if [[ "${1:-}" == --staged ]]; then
+  staging=$(realpath "$2")
+  tfjni=(-Dtfjni.version="$3" -Dtfjni.staging="$staging")
+  # Maven prefers its local repository: drop what an earlier run fetched of this version, so
+  # that every tfjni artifact comes from the staging directory.
+  for artifact in "$staging"/io/tfjni/*; do rm -rf "$MAVEN_REPO/io/tfjni/$(basename "$artifact")/$3"; done
+fi
+(cd "$EXAMPLES" && mvn -B -q -Dmaven.repo.local="$MAVEN_REPO" "${tfjni[@]}" -Dtensorflow.version="$TFJNI_TF_VERSION" \
+  clean package dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt")
+if [[ -n "${staging:-}" ]]; then
+  grep -q "/io/tfjni/tfjni/$3/tfjni-$3.jar" "$OUT/classpath.txt" ||
+    { echo "examples: the class path does not hold the staged tfjni $3" >&2; exit 1; }
+fi
 classpath="$EXAMPLES/target/classes:$(cat "$OUT/classpath.txt")"
 MODELS=$(models_dir)
 

@@ -50,6 +50,8 @@ public final class EagerContext extends NativeResource {
    * synchronous: each op runs on the thread that calls it and has finished when the call returns
    * (the caller-thread execution a pre- and post-processing pipeline wants; an op's own
    * parallelism uses TensorFlow's intra-op pool, sized to the cores).
+   *
+   * @return the shared context (do not close it: closing it throws)
    */
   public static EagerContext shared() {
     synchronized (SHARED_LOCK) {
@@ -70,6 +72,14 @@ public final class EagerContext extends NativeResource {
    * ({@code IllegalArgumentException}). Ops that call a function (e.g. {@code PartitionedCall})
    * run the function's body on the context's inter-op pool (TensorFlow Python 2.18 does so even
    * with inter-op -1).
+   *
+   * @param options thread pools and GPU options of the context
+   * @param async true for asynchronous dispatch
+   * @param placement what to do with an input on another device than the op's
+   * @return the context, owned by the caller: close it after every manager and array of it
+   * @throws IllegalArgumentException for {@code async} with
+   *     {@link SessionOptions#runOnCallerThread()}
+   * @throws TensorFlowException TensorFlow's error if it refuses the options
    */
   public static EagerContext create(SessionOptions options, boolean async,
       DevicePlacement placement) {
@@ -85,7 +95,12 @@ public final class EagerContext extends NativeResource {
         placement.ordinal()));
   }
 
-  /** Full names of the devices ops can run on. */
+  /**
+   * Full names of the devices ops can run on.
+   *
+   * @return the names, e.g. {@code "/job:localhost/replica:0/task:0/device:CPU:0"}
+   * @throws IllegalStateException if the context is closed
+   */
   public List<String> devices() {
     long h = acquire();
     try {
@@ -95,7 +110,12 @@ public final class EagerContext extends NativeResource {
     }
   }
 
-  /** The devices ops can run on, with type and memory (TensorFlow's list of the context's devices). */
+  /**
+   * The devices ops can run on, with type and memory (TensorFlow's list of the context's devices).
+   *
+   * @return the devices, in TensorFlow's order
+   * @throws IllegalStateException if the context is closed
+   */
   public List<Device> listDevices() {
     long h = acquire();
     try {

@@ -16,10 +16,29 @@ public final class GraphModel extends Model {
     super(handle);
   }
 
+  /**
+   * Loads a frozen GraphDef with TensorFlow's default session settings.
+   *
+   * @param graphDef the binary GraphDef file (e.g. {@code model.pb})
+   * @return the model, owned by the caller: close it, which closes its predictors
+   * @throws NullPointerException if an argument is null
+   * @throws TensorFlowException TensorFlow's error if the file is missing ({@code NOT_FOUND}) or
+   *     is no GraphDef TensorFlow can import
+   */
   public static GraphModel load(Path graphDef) {
     return load(graphDef, SessionOptions.defaults());
   }
 
+  /**
+   * Loads a frozen GraphDef.
+   *
+   * @param graphDef the binary GraphDef file (e.g. {@code model.pb})
+   * @param options the session's settings (threads, devices, a ConfigProto)
+   * @return the model, owned by the caller: close it, which closes its predictors
+   * @throws NullPointerException if an argument is null
+   * @throws TensorFlowException TensorFlow's error if the file is missing ({@code NOT_FOUND}) or
+   *     is no GraphDef TensorFlow can import
+   */
   public static GraphModel load(Path graphDef, SessionOptions options) {
     Objects.requireNonNull(graphDef, "graphDef");
     Objects.requireNonNull(options, "options");
@@ -29,7 +48,17 @@ public final class GraphModel extends Model {
         options.poolNames()));
   }
 
-  /** A predictor feeding and fetching graph tensors by name ("op:index", or "op" for index 0). */
+  /**
+   * A predictor feeding and fetching graph tensors by name ({@code "op:index"}, or {@code "op"}
+   * for index 0).
+   *
+   * @param inputNames the tensors fed, in the order the predictor's runs take them
+   * @param outputNames the tensors fetched, in order
+   * @return the predictor, owned by this model (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if the model is closed
+   * @throws TensorFlowException {@code INVALID_ARGUMENT} if a name is malformed or names no tensor
+   *     of the graph (the message names it)
+   */
   public Predictor predictor(List<String> inputNames, List<String> outputNames) {
     Objects.requireNonNull(inputNames, "inputNames");
     Objects.requireNonNull(outputNames, "outputNames");

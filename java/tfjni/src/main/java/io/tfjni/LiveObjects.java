@@ -16,7 +16,11 @@ public record LiveObjects(
         counts[6], counts[7], counts[KINDS]);
   }
 
-  /** All live native objects of every kind. */
+  /**
+   * All live native objects of every kind.
+   *
+   * @return the sum of the counts
+   */
   public long total() {
     return tensors + graphs + sessions + savedModels + graphModels + runners + eagerContexts
         + tensorHandles;

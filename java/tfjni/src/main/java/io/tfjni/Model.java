@@ -29,7 +29,12 @@ abstract class Model extends NativeResource {
     predictors.remove(predictor);
   }
 
-  /** The devices the model's session can place ops on (TensorFlow's session.list_devices()). */
+  /**
+   * The devices the model's session can place ops on (TensorFlow's session.list_devices()).
+   *
+   * @return the devices, in TensorFlow's order
+   * @throws IllegalStateException if the model is closed
+   */
   public final List<Device> listDevices() {
     long h = acquire();
     try {

@@ -11,6 +11,10 @@ import java.util.function.UnaryOperator;
  *
  * <p>Thread safety: an array may be read, and used as an input, from several threads; closing it
  * waits for the ops that use it.
+ *
+ * <p>Errors: an op on a closed array, with a closed input or in a closed manager throws
+ * {@link IllegalStateException}; an op TensorFlow refuses (mismatched dtypes or shapes, an axis
+ * out of range) throws {@link TensorFlowException} with TensorFlow's message and code.
  */
 public final class NDArray extends NativeResource {
   private final NDManager manager;
@@ -24,10 +28,21 @@ public final class NDArray extends NativeResource {
     manager.attach(this);
   }
 
+  /**
+   * The manager this array belongs to.
+   *
+   * @return the manager, which closes this array when it closes
+   */
   public NDManager getManager() {
     return manager;
   }
 
+  /**
+   * The array's data type.
+   *
+   * @return the type
+   * @throws IllegalStateException if the array is closed
+   */
   public DataType dataType() {
     long h = acquire();
     try {
@@ -37,6 +52,12 @@ public final class NDArray extends NativeResource {
     }
   }
 
+  /**
+   * The array's dimensions.
+   *
+   * @return a new array; empty for a scalar
+   * @throws IllegalStateException if the array is closed
+   */
   public long[] shape() {
     long h = acquire();
     try {
@@ -46,6 +67,12 @@ public final class NDArray extends NativeResource {
     }
   }
 
+  /**
+   * The number of elements.
+   *
+   * @return the product of the dimensions (1 for a scalar)
+   * @throws IllegalStateException if the array is closed
+   */
   public long size() {
     long n = 1;
     for (long d : shape()) {
@@ -54,7 +81,12 @@ public final class NDArray extends NativeResource {
     return n;
   }
 
-  /** The device holding the value, e.g. "/job:localhost/replica:0/task:0/device:CPU:0". */
+  /**
+   * The device holding the value.
+   *
+   * @return its full name, e.g. {@code "/job:localhost/replica:0/task:0/device:CPU:0"}
+   * @throws IllegalStateException if the array is closed
+   */
   public String device() {
     long h = acquire();
     try {
@@ -67,6 +99,9 @@ public final class NDArray extends NativeResource {
   /**
    * The value as a tensor the caller owns (close it), e.g. to feed a {@link Predictor}. In host
    * memory no copy is made.
+   *
+   * @return a new read-only tensor, owned by the caller: close it
+   * @throws IllegalStateException if the array is closed
    */
   public Tensor toTensor() {
     long h = acquire();
@@ -77,7 +112,12 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** A copy on another device, in the same manager. */
+  /**
+   * A copy on another device, in the same manager.
+   *
+   * @param deviceName a device of the context, e.g. {@code "/device:GPU:0"}
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray toDevice(String deviceName) {
     Objects.requireNonNull(deviceName, "deviceName");
     EagerContext context = manager.context();
@@ -94,54 +134,108 @@ public final class NDArray extends NativeResource {
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toFloatArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code float}s, or the array is closed
+   */
   public float[] toFloatArray() {
     try (Tensor t = toTensor()) {
       return t.toFloatArray();
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toDoubleArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code double}s, or the array is closed
+   */
   public double[] toDoubleArray() {
     try (Tensor t = toTensor()) {
       return t.toDoubleArray();
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toIntArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code int}s, or the array is closed
+   */
   public int[] toIntArray() {
     try (Tensor t = toTensor()) {
       return t.toIntArray();
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toLongArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code long}s, or the array is closed
+   */
   public long[] toLongArray() {
     try (Tensor t = toTensor()) {
       return t.toLongArray();
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toBooleanArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code boolean}s, or the array is closed
+   */
   public boolean[] toBooleanArray() {
     try (Tensor t = toTensor()) {
       return t.toBooleanArray();
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toByteArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code byte}s, or the array is closed
+   */
   public byte[] toByteArray() {
     try (Tensor t = toTensor()) {
       return t.toByteArray();
     }
   }
 
+  /**
+   * A copy of the elements, in row-major order, as {@link Tensor#toShortArray()} reads them.
+   *
+   * @return a new array
+   * @throws IllegalStateException if the elements are not {@code short}s, or the array is closed
+   */
   public short[] toShortArray() {
     try (Tensor t = toTensor()) {
       return t.toShortArray();
     }
   }
 
+  /**
+   * The elements of a STRING array decoded as UTF-8, as {@link Tensor#toStringArray()} reads them.
+   *
+   * @return the strings, in row-major order
+   * @throws IllegalStateException if the array is not a STRING array, or is closed
+   */
   public String[] toStringArray() {
     try (Tensor t = toTensor()) {
       return t.toStringArray();
     }
   }
 
+  /**
+   * The elements of a STRING array as raw bytes.
+   *
+   * @return a copy of each element's bytes, in row-major order
+   * @throws IllegalStateException if the array is not a STRING array, or is closed
+   */
   public byte[][] toBytesArray() {
     try (Tensor t = toTensor()) {
       return t.toBytesArray();
@@ -152,32 +246,65 @@ public final class NDArray extends NativeResource {
   // Element-wise arithmetic. Binary ops broadcast (numpy rules); both inputs must have the same
   // dtype. The Number overloads make a scalar of this array's dtype (see NDManager#scalar).
 
-  /** {@code this + other} (AddV2; for STRING arrays, concatenation). */
+  /**
+   * {@code this + other} (AddV2; for STRING arrays, concatenation).
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray add(NDArray other) {
     return binary(dataType() == DataType.STRING ? "Add" : "AddV2", other);
   }
 
-  /** {@code this + value}. */
+  /**
+   * {@code this + value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray add(Number value) {
     return binaryScalar("AddV2", value);
   }
 
-  /** {@code this - other}. */
+  /**
+   * {@code this - other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sub(NDArray other) {
     return binary("Sub", other);
   }
 
-  /** {@code this - value}. */
+  /**
+   * {@code this - value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sub(Number value) {
     return binaryScalar("Sub", value);
   }
 
-  /** {@code this * other}. */
+  /**
+   * {@code this * other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mul(NDArray other) {
     return binary("Mul", other);
   }
 
-  /** {@code this * value}. */
+  /**
+   * {@code this * value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mul(Number value) {
     return binaryScalar("Mul", value);
   }
@@ -185,67 +312,136 @@ public final class NDArray extends NativeResource {
   /**
    * {@code this / other}: true division for floating-point and complex types (RealDiv); for
    * integer types rounded toward zero like Java's {@code /} (Div; tf.math.truncatediv).
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray div(NDArray other) {
     return binary(divOp(), other);
   }
 
-  /** {@code this / value} (see {@link #div(NDArray)}). */
+  /**
+   * {@code this / value} (see {@link #div(NDArray)}).
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray div(Number value) {
     return binaryScalar(divOp(), value);
   }
 
-  /** Division rounded toward negative infinity (FloorDiv, Python's {@code //}). */
+  /**
+   * Division rounded toward negative infinity (FloorDiv, Python's {@code //}).
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray floorDiv(NDArray other) {
     return binary("FloorDiv", other);
   }
 
-  /** Division by a scalar rounded toward negative infinity. */
+  /**
+   * Division by a scalar rounded toward negative infinity.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray floorDiv(Number value) {
     return binaryScalar("FloorDiv", value);
   }
 
-  /** The remainder of {@link #floorDiv}: has the sign of the divisor, like Python's {@code %}. */
+  /**
+   * The remainder of {@link #floorDiv}: has the sign of the divisor, like Python's {@code %}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mod(NDArray other) {
     return binary("FloorMod", other);
   }
 
-  /** The remainder of a division by a scalar, with the sign of the divisor. */
+  /**
+   * The remainder of a division by a scalar, with the sign of the divisor.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mod(Number value) {
     return binaryScalar("FloorMod", value);
   }
 
-  /** {@code this} to the power {@code other}. */
+  /**
+   * {@code this} to the power {@code other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray pow(NDArray other) {
     return binary("Pow", other);
   }
 
-  /** {@code this} to the power {@code value}. */
+  /**
+   * {@code this} to the power {@code value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray pow(Number value) {
     return binaryScalar("Pow", value);
   }
 
-  /** The element-wise larger value. */
+  /**
+   * The element-wise larger value.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray maximum(NDArray other) {
     return binary("Maximum", other);
   }
 
-  /** The element-wise larger of this and a scalar. */
+  /**
+   * The element-wise larger of this and a scalar.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray maximum(Number value) {
     return binaryScalar("Maximum", value);
   }
 
-  /** The element-wise smaller value. */
+  /**
+   * The element-wise smaller value.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray minimum(NDArray other) {
     return binary("Minimum", other);
   }
 
-  /** The element-wise smaller of this and a scalar. */
+  /**
+   * The element-wise smaller of this and a scalar.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray minimum(Number value) {
     return binaryScalar("Minimum", value);
   }
 
-  /** {@code (this - other)^2}. */
+  /**
+   * {@code (this - other)^2}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray squaredDifference(NDArray other) {
     return binary("SquaredDifference", other);
   }
@@ -253,77 +449,158 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Comparisons (BOOL results, broadcasting) and logical ops on BOOL arrays.
 
-  /** {@code this == other}. */
+  /**
+   * {@code this == other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray eq(NDArray other) {
     return binary("Equal", other);
   }
 
-  /** {@code this == value}. */
+  /**
+   * {@code this == value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray eq(Number value) {
     return binaryScalar("Equal", value);
   }
 
-  /** {@code this != other}. */
+  /**
+   * {@code this != other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray neq(NDArray other) {
     return binary("NotEqual", other);
   }
 
-  /** {@code this != value}. */
+  /**
+   * {@code this != value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray neq(Number value) {
     return binaryScalar("NotEqual", value);
   }
 
-  /** {@code this > other}. */
+  /**
+   * {@code this > other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gt(NDArray other) {
     return binary("Greater", other);
   }
 
-  /** {@code this > value}. */
+  /**
+   * {@code this > value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gt(Number value) {
     return binaryScalar("Greater", value);
   }
 
-  /** {@code this >= other}. */
+  /**
+   * {@code this >= other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gte(NDArray other) {
     return binary("GreaterEqual", other);
   }
 
-  /** {@code this >= value}. */
+  /**
+   * {@code this >= value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gte(Number value) {
     return binaryScalar("GreaterEqual", value);
   }
 
-  /** {@code this < other}. */
+  /**
+   * {@code this < other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray lt(NDArray other) {
     return binary("Less", other);
   }
 
-  /** {@code this < value}. */
+  /**
+   * {@code this < value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray lt(Number value) {
     return binaryScalar("Less", value);
   }
 
-  /** {@code this <= other}. */
+  /**
+   * {@code this <= other}.
+   *
+   * @param other the other operand, of this array's dtype, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray lte(NDArray other) {
     return binary("LessEqual", other);
   }
 
-  /** {@code this <= value}. */
+  /**
+   * {@code this <= value}.
+   *
+   * @param value a scalar operand, converted to this array's dtype (see
+   *     {@link NDManager#scalar(DataType, Number)})
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray lte(Number value) {
     return binaryScalar("LessEqual", value);
   }
 
-  /** Logical AND of BOOL arrays. */
+  /**
+   * Logical AND of BOOL arrays.
+   *
+   * @param other a BOOL array, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray logicalAnd(NDArray other) {
     return binary("LogicalAnd", other);
   }
 
-  /** Logical OR of BOOL arrays. */
+  /**
+   * Logical OR of BOOL arrays.
+   *
+   * @param other a BOOL array, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray logicalOr(NDArray other) {
     return binary("LogicalOr", other);
   }
 
-  /** Logical exclusive OR of BOOL arrays (computed as NotEqual). */
+  /**
+   * Logical exclusive OR of BOOL arrays (computed as NotEqual).
+   *
+   * @param other a BOOL array, broadcast against this one
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray logicalXor(NDArray other) {
     if (dataType() != DataType.BOOL) {
       throw new IllegalArgumentException("logicalXor needs BOOL arrays, not " + dataType());
@@ -331,7 +608,11 @@ public final class NDArray extends NativeResource {
     return binary("NotEqual", other);
   }
 
-  /** Logical NOT of a BOOL array. */
+  /**
+   * Logical NOT of a BOOL array.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray logicalNot() {
     return unary("LogicalNot");
   }
@@ -339,132 +620,238 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Element-wise math.
 
-  /** e to the power of each element. */
+  /**
+   * e to the power of each element.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray exp() {
     return unary("Exp");
   }
 
-  /** The natural logarithm. */
+  /**
+   * The natural logarithm.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray log() {
     return unary("Log");
   }
 
-  /** {@code log(1 + x)}, accurate for small x. */
+  /**
+   * {@code log(1 + x)}, accurate for small x.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray log1p() {
     return unary("Log1p");
   }
 
-  /** The square root. */
+  /**
+   * The square root.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sqrt() {
     return unary("Sqrt");
   }
 
-  /** {@code 1 / sqrt(x)}. */
+  /**
+   * {@code 1 / sqrt(x)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray rsqrt() {
     return unary("Rsqrt");
   }
 
-  /** {@code x * x}. */
+  /**
+   * {@code x * x}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray square() {
     return unary("Square");
   }
 
-  /** The absolute value. */
+  /**
+   * The absolute value.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray abs() {
     return unary("Abs");
   }
 
-  /** {@code -x}. */
+  /**
+   * {@code -x}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray neg() {
     return unary("Neg");
   }
 
-  /** -1, 0 or 1 by the sign of each element (0 for zeros; NaN stays NaN). */
+  /**
+   * -1, 0 or 1 by the sign of each element (0 for zeros; NaN stays NaN).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sign() {
     return unary("Sign");
   }
 
-  /** The largest integer value not greater than each element. */
+  /**
+   * The largest integer value not greater than each element.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray floor() {
     return unary("Floor");
   }
 
-  /** The smallest integer value not less than each element. */
+  /**
+   * The smallest integer value not less than each element.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray ceil() {
     return unary("Ceil");
   }
 
-  /** Rounds to the nearest integer value, halves to even (banker's rounding, like tf.round). */
+  /**
+   * Rounds to the nearest integer value, halves to even (banker's rounding, like tf.round).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray round() {
     return unary("Round");
   }
 
-  /** The sine. */
+  /**
+   * The sine.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sin() {
     return unary("Sin");
   }
 
-  /** The cosine. */
+  /**
+   * The cosine.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray cos() {
     return unary("Cos");
   }
 
-  /** The tangent. */
+  /**
+   * The tangent.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray tan() {
     return unary("Tan");
   }
 
-  /** The arc sine. */
+  /**
+   * The arc sine.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray asin() {
     return unary("Asin");
   }
 
-  /** The arc cosine. */
+  /**
+   * The arc cosine.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray acos() {
     return unary("Acos");
   }
 
-  /** The arc tangent. */
+  /**
+   * The arc tangent.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray atan() {
     return unary("Atan");
   }
 
-  /** The hyperbolic sine. */
+  /**
+   * The hyperbolic sine.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sinh() {
     return unary("Sinh");
   }
 
-  /** The hyperbolic cosine. */
+  /**
+   * The hyperbolic cosine.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray cosh() {
     return unary("Cosh");
   }
 
-  /** The hyperbolic tangent (also an activation). */
+  /**
+   * The hyperbolic tangent (also an activation).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray tanh() {
     return unary("Tanh");
   }
 
-  /** The Gauss error function. */
+  /**
+   * The Gauss error function.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray erf() {
     return unary("Erf");
   }
 
-  /** {@code 1 / x}. */
+  /**
+   * {@code 1 / x}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray reciprocal() {
     return unary("Reciprocal");
   }
 
-  /** BOOL: which elements are NaN. */
+  /**
+   * BOOL: which elements are NaN.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray isNaN() {
     return unary("IsNan");
   }
 
-  /** BOOL: which elements are positive or negative infinity. */
+  /**
+   * BOOL: which elements are positive or negative infinity.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray isInf() {
     return unary("IsInf");
   }
 
-  /** Limits every element to [min, max] (ClipByValue; NaN stays NaN). */
+  /**
+   * Limits every element to [min, max] (ClipByValue; NaN stays NaN).
+   *
+   * @param min the lowest value kept, converted to this array's dtype
+   * @param max the highest value kept, converted to this array's dtype
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray clip(Number min, Number max) {
     try (NDArray lo = scalarLike(min); NDArray hi = scalarLike(max)) {
       return op("ClipByValue").addInput(this).addInput(lo).addInput(hi).build();
@@ -474,42 +861,76 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Activations.
 
-  /** {@code max(x, 0)}. */
+  /**
+   * {@code max(x, 0)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray relu() {
     return unary("Relu");
   }
 
-  /** {@code min(max(x, 0), 6)}. */
+  /**
+   * {@code min(max(x, 0), 6)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray relu6() {
     return unary("Relu6");
   }
 
-  /** {@code 1 / (1 + exp(-x))}. */
+  /**
+   * {@code 1 / (1 + exp(-x))}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sigmoid() {
     return unary("Sigmoid");
   }
 
-  /** Softmax over the last axis. */
+  /**
+   * Softmax over the last axis.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray softmax() {
     return unary("Softmax");
   }
 
-  /** Softmax over {@code axis} (negative counts from the end), like tf.nn.softmax. */
+  /**
+   * Softmax over {@code axis} (negative counts from the end), like tf.nn.softmax.
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray softmax(int axis) {
     return alongLastAxis(axis, x -> x.unary("Softmax"));
   }
 
-  /** Log-softmax over the last axis. */
+  /**
+   * Log-softmax over the last axis.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray logSoftmax() {
     return unary("LogSoftmax");
   }
 
-  /** Log-softmax over {@code axis}, like tf.nn.log_softmax. */
+  /**
+   * Log-softmax over {@code axis}, like tf.nn.log_softmax.
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray logSoftmax(int axis) {
     return alongLastAxis(axis, x -> x.unary("LogSoftmax"));
   }
 
-  /** GELU, exact form {@code 0.5 x (1 + erf(x / sqrt(2)))}: tf.nn.gelu(approximate=False). */
+  /**
+   * GELU, exact form {@code 0.5 x (1 + erf(x / sqrt(2)))}: tf.nn.gelu(approximate=False).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gelu() {
     return gelu(false);
   }
@@ -520,6 +941,9 @@ public final class NDArray extends NativeResource {
    * same ops in the same order as TensorFlow Python, so results match it bit for bit; like it,
    * sqrt(2) and 0.044715 are float constants even for DOUBLE arrays (Python casts them from
    * float32).
+   *
+   * @param approximate true for the tanh approximation, false for the exact form with erf
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray gelu(boolean approximate) {
     try (NDArray half = mul(0.5)) {
@@ -540,27 +964,48 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** {@code x} if positive, else {@code exp(x) - 1}. */
+  /**
+   * {@code x} if positive, else {@code exp(x) - 1}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray elu() {
     return unary("Elu");
   }
 
-  /** Scaled ELU with TensorFlow's constants. */
+  /**
+   * Scaled ELU with TensorFlow's constants.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray selu() {
     return unary("Selu");
   }
 
-  /** {@code log(exp(x) + 1)}. */
+  /**
+   * {@code log(exp(x) + 1)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray softplus() {
     return unary("Softplus");
   }
 
-  /** {@code x} if positive, else {@code 0.2 x} (tf.nn.leaky_relu's default alpha). */
+  /**
+   * {@code x} if positive, else {@code 0.2 x} (tf.nn.leaky_relu's default alpha).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray leakyRelu() {
     return leakyRelu(0.2f);
   }
 
-  /** {@code x} if positive, else {@code alpha x}. */
+  /**
+   * {@code x} if positive, else {@code alpha x}.
+   *
+   * @param alpha the slope for negative values
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray leakyRelu(float alpha) {
     return op("LeakyRelu").addInput(this).setAttr("alpha", alpha).build();
   }
@@ -569,107 +1014,212 @@ public final class NDArray extends NativeResource {
   // Reductions: over all elements, or over axes (negative counts from the end), optionally keeping
   // the reduced axes with size 1. Integer means truncate, as in TensorFlow.
 
-  /** The sum of all elements. */
+  /**
+   * The sum of all elements.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sum() {
     return reduceAll("Sum");
   }
 
-  /** The sum over {@code axes}. */
+  /**
+   * The sum over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sum(int... axes) {
     return reduce("Sum", axes, false);
   }
 
-  /** The sum over {@code axes}, keeping them as size-1 dimensions if {@code keepDims}. */
+  /**
+   * The sum over {@code axes}, keeping them as size-1 dimensions if {@code keepDims}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sum(int[] axes, boolean keepDims) {
     return reduce("Sum", axes, keepDims);
   }
 
-  /** The mean of all elements. */
+  /**
+   * The mean of all elements.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mean() {
     return reduceAll("Mean");
   }
 
-  /** The mean over {@code axes}. */
+  /**
+   * The mean over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mean(int... axes) {
     return reduce("Mean", axes, false);
   }
 
-  /** The mean over {@code axes}, optionally keeping them. */
+  /**
+   * The mean over {@code axes}, optionally keeping them.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray mean(int[] axes, boolean keepDims) {
     return reduce("Mean", axes, keepDims);
   }
 
-  /** The largest element. */
+  /**
+   * The largest element.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray max() {
     return reduceAll("Max");
   }
 
-  /** The maximum over {@code axes}. */
+  /**
+   * The maximum over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray max(int... axes) {
     return reduce("Max", axes, false);
   }
 
-  /** The maximum over {@code axes}, optionally keeping them. */
+  /**
+   * The maximum over {@code axes}, optionally keeping them.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray max(int[] axes, boolean keepDims) {
     return reduce("Max", axes, keepDims);
   }
 
-  /** The smallest element. */
+  /**
+   * The smallest element.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray min() {
     return reduceAll("Min");
   }
 
-  /** The minimum over {@code axes}. */
+  /**
+   * The minimum over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray min(int... axes) {
     return reduce("Min", axes, false);
   }
 
-  /** The minimum over {@code axes}, optionally keeping them. */
+  /**
+   * The minimum over {@code axes}, optionally keeping them.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray min(int[] axes, boolean keepDims) {
     return reduce("Min", axes, keepDims);
   }
 
-  /** The product of all elements. */
+  /**
+   * The product of all elements.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray prod() {
     return reduceAll("Prod");
   }
 
-  /** The product over {@code axes}. */
+  /**
+   * The product over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray prod(int... axes) {
     return reduce("Prod", axes, false);
   }
 
-  /** The product over {@code axes}, optionally keeping them. */
+  /**
+   * The product over {@code axes}, optionally keeping them.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray prod(int[] axes, boolean keepDims) {
     return reduce("Prod", axes, keepDims);
   }
 
-  /** Whether every element of a BOOL array is true. */
+  /**
+   * Whether every element of a BOOL array is true.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray all() {
     return reduceAll("All");
   }
 
-  /** Logical AND over {@code axes}. */
+  /**
+   * Logical AND over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray all(int... axes) {
     return reduce("All", axes, false);
   }
 
-  /** Logical AND over {@code axes}, optionally keeping them. */
+  /**
+   * Logical AND over {@code axes}, optionally keeping them.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray all(int[] axes, boolean keepDims) {
     return reduce("All", axes, keepDims);
   }
 
-  /** Whether any element of a BOOL array is true. */
+  /**
+   * Whether any element of a BOOL array is true.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray any() {
     return reduceAll("Any");
   }
 
-  /** Logical OR over {@code axes}. */
+  /**
+   * Logical OR over {@code axes}.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray any(int... axes) {
     return reduce("Any", axes, false);
   }
 
-  /** Logical OR over {@code axes}, optionally keeping them. */
+  /**
+   * Logical OR over {@code axes}, optionally keeping them.
+   *
+   * @param axes the axes to reduce (none reduces nothing); a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray any(int[] axes, boolean keepDims) {
     return reduce("Any", axes, keepDims);
   }
@@ -677,26 +1227,44 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Indices, top-k and sorting.
 
-  /** The INT64 index of the largest element in the flattened array (the first if tied). */
+  /**
+   * The INT64 index of the largest element in the flattened array (the first if tied).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray argMax() {
     try (NDArray flat = flatten()) {
       return flat.argMax(0);
     }
   }
 
-  /** INT64 indices of the largest elements along {@code axis} (the first if tied). */
+  /**
+   * INT64 indices of the largest elements along {@code axis} (the first if tied).
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray argMax(int axis) {
     return indexReduce("ArgMax", axis);
   }
 
-  /** The INT64 index of the smallest element in the flattened array (the first if tied). */
+  /**
+   * The INT64 index of the smallest element in the flattened array (the first if tied).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray argMin() {
     try (NDArray flat = flatten()) {
       return flat.argMin(0);
     }
   }
 
-  /** INT64 indices of the smallest elements along {@code axis} (the first if tied). */
+  /**
+   * INT64 indices of the smallest elements along {@code axis} (the first if tied).
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray argMin(int axis) {
     return indexReduce("ArgMin", axis);
   }
@@ -704,6 +1272,9 @@ public final class NDArray extends NativeResource {
   /**
    * The {@code k} largest values along the last axis, largest first, and their INT32 indices
    * (equal values: lower index first): {@code {values, indices}}, like tf.math.top_k.
+   *
+   * @param k how many values, at most the last axis's size
+   * @return new arrays in this array's manager (closed with it; closing one earlier frees it)
    */
   public NDArray[] topK(int k) {
     try (NDArray kArray = manager.scalar(k)) {
@@ -711,17 +1282,31 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** Sorted ascending along the last axis. */
+  /**
+   * Sorted ascending along the last axis.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sort() {
     return sort(-1, false);
   }
 
-  /** Sorted along {@code axis}, ascending or descending, with tf.sort's results. */
+  /**
+   * Sorted along {@code axis}, ascending or descending, with tf.sort's results.
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @param descending true for largest first
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray sort(int axis, boolean descending) {
     return sortOrArgSort(axis, descending, false);
   }
 
-  /** INT32 indices that sort the last axis ascending. */
+  /**
+   * INT32 indices that sort the last axis ascending.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray argSort() {
     return argSort(-1, false);
   }
@@ -729,6 +1314,10 @@ public final class NDArray extends NativeResource {
   /**
    * INT32 indices that sort {@code axis}, ascending or descending, as tf.argsort computes them
    * (equal values keep their order).
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @param descending true for largest first
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray argSort(int axis, boolean descending) {
     return sortOrArgSort(axis, descending, true);
@@ -737,7 +1326,12 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Matrix products.
 
-  /** The matrix product {@code this · other} (tf.linalg.matmul). */
+  /**
+   * The matrix product {@code this · other} (tf.linalg.matmul).
+   *
+   * @param other the right-hand matrix, of this array's dtype
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray matMul(NDArray other) {
     return matMul(other, false, false);
   }
@@ -746,6 +1340,11 @@ public final class NDArray extends NativeResource {
    * The matrix product with either operand transposed first. Rank-2 operands use MatMul; higher
    * ranks are batches (BatchMatMulV2, broadcasting the batch dimensions), where for complex types
    * "transposed" means the adjoint, as in TensorFlow's batch op.
+   *
+   * @param other the right-hand matrix, of this array's dtype
+   * @param transposeA true to transpose this array first
+   * @param transposeB true to transpose {@code other} first
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray matMul(NDArray other, boolean transposeA, boolean transposeB) {
     Objects.requireNonNull(other, "other");
@@ -756,12 +1355,24 @@ public final class NDArray extends NativeResource {
     return batchMatMul(other, transposeA, transposeB);
   }
 
-  /** Batched matrix product over the last two axes, broadcasting the batch axes. */
+  /**
+   * Batched matrix product over the last two axes, broadcasting the batch axes.
+   *
+   * @param other the right-hand matrices, of this array's dtype
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray batchMatMul(NDArray other) {
     return batchMatMul(other, false, false);
   }
 
-  /** Batched matrix product, with either operand's matrices adjointed (transposed) first. */
+  /**
+   * Batched matrix product, with either operand's matrices adjointed (transposed) first.
+   *
+   * @param other the right-hand matrices, of this array's dtype
+   * @param adjointA true to take the adjoint (conjugate transpose) of this array first
+   * @param adjointB true to take the adjoint (conjugate transpose) of {@code other} first
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray batchMatMul(NDArray other, boolean adjointA, boolean adjointB) {
     Objects.requireNonNull(other, "other");
     return op("BatchMatMulV2").addInput(this).addInput(other).setAttr("adj_x", adjointA)
@@ -771,19 +1382,32 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Shapes, indexing and combining.
 
-  /** The same elements in a new shape; one dimension may be -1 (inferred). */
+  /**
+   * The same elements in a new shape; one dimension may be -1 (inferred).
+   *
+   * @param newShape the new dimensions, one of them -1 to infer it from the size
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray reshape(long... newShape) {
     try (NDArray dims = manager.vector(newShape)) {
       return op("Reshape").addInput(this).addInput(dims).build();
     }
   }
 
-  /** A rank-1 view of all elements in row-major order. */
+  /**
+   * A rank-1 view of all elements in row-major order.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray flatten() {
     return reshape(-1);
   }
 
-  /** The axes in reverse order (the matrix transpose for rank 2). */
+  /**
+   * The axes in reverse order (the matrix transpose for rank 2).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray transpose() {
     int rank = shape().length;
     int[] perm = new int[rank];
@@ -793,43 +1417,81 @@ public final class NDArray extends NativeResource {
     return transpose(perm);
   }
 
-  /** The axes permuted: output axis i is input axis {@code axes[i]}. */
+  /**
+   * The axes permuted: output axis i is input axis {@code axes[i]}.
+   *
+   * @param axes the permutation: axis i of the result is axis {@code axes[i]} of this array
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray transpose(int... axes) {
     try (NDArray perm = manager.vector(axes)) {
       return op("Transpose").addInput(this).addInput(perm).build();
     }
   }
 
-  /** Removes every size-1 axis. */
+  /**
+   * Removes every size-1 axis.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray squeeze() {
     return op("Squeeze").addInput(this).build();
   }
 
-  /** Removes the given size-1 axes. */
+  /**
+   * Removes the given size-1 axes.
+   *
+   * @param axes the axes of size 1 to remove; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray squeeze(int... axes) {
     return op("Squeeze").addInput(this).setAttr("squeeze_dims", toLongs(axes)).build();
   }
 
-  /** Inserts a size-1 axis at {@code axis} (negative counts from the end). */
+  /**
+   * Inserts a size-1 axis at {@code axis} (negative counts from the end).
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray expandDims(int axis) {
     try (NDArray a = manager.scalar(axis)) {
       return op("ExpandDims").addInput(this).addInput(a).build();
     }
   }
 
-  /** This array followed by {@code others}, joined along an existing {@code axis}. */
+  /**
+   * This array followed by {@code others}, joined along an existing {@code axis}.
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @param others arrays appended after this one, of its dtype, and of its shape but along
+   *     {@code axis}
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray concat(int axis, NDArray... others) {
     try (NDArray a = manager.scalar(axis)) {
       return op("ConcatV2").addInputList(withOthers(others)).addInput(a).build();
     }
   }
 
-  /** This array and {@code others} (all of one shape) stacked along a new {@code axis}. */
+  /**
+   * This array and {@code others} (all of one shape) stacked along a new {@code axis}.
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @param others arrays stacked after this one, of its dtype and shape
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray stack(int axis, NDArray... others) {
     return op("Pack").addInputList(withOthers(others)).setAttr("axis", (long) axis).build();
   }
 
-  /** Splits along {@code axis} into {@code parts} equal pieces. */
+  /**
+   * Splits along {@code axis} into {@code parts} equal pieces.
+   *
+   * @param parts how many pieces of equal size; must divide the axis's size
+   * @param axis the axis; a negative one counts from the last
+   * @return new arrays in this array's manager (closed with it; closing one earlier frees it)
+   */
   public NDArray[] split(int parts, int axis) {
     if (parts < 1) {
       throw new IllegalArgumentException("parts must be positive, got " + parts);
@@ -839,7 +1501,13 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** Splits along {@code axis} into pieces of the given sizes (one may be -1: the rest). */
+  /**
+   * Splits along {@code axis} into pieces of the given sizes (one may be -1: the rest).
+   *
+   * @param sizes the pieces' sizes along the axis, one of them -1 for the rest
+   * @param axis the axis; a negative one counts from the last
+   * @return new arrays in this array's manager (closed with it; closing one earlier frees it)
+   */
   public NDArray[] split(long[] sizes, int axis) {
     if (sizes.length < 1) {
       throw new IllegalArgumentException("no sizes to split into");
@@ -850,19 +1518,36 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** The block starting at {@code begin} of {@code size} (-1: to the end of that axis). */
+  /**
+   * The block starting at {@code begin} of {@code size} (-1: to the end of that axis).
+   *
+   * @param begin the block's start along each axis
+   * @param size the block's size along each axis, -1 for the rest of the axis
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray slice(long[] begin, long[] size) {
     try (NDArray b = manager.vector(begin); NDArray s = manager.vector(size)) {
       return op("Slice").addInput(this).addInput(b).addInput(s).build();
     }
   }
 
-  /** The slices at {@code indices} (INT32 or INT64) along axis 0. */
+  /**
+   * The slices at {@code indices} (INT32 or INT64) along axis 0.
+   *
+   * @param indices INT32 or INT64 indices into the axis
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gather(NDArray indices) {
     return gather(indices, 0);
   }
 
-  /** The slices at {@code indices} (INT32 or INT64) along {@code axis}. */
+  /**
+   * The slices at {@code indices} (INT32 or INT64) along {@code axis}.
+   *
+   * @param indices INT32 or INT64 indices into the axis
+   * @param axis the axis; a negative one counts from the last
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray gather(NDArray indices, int axis) {
     Objects.requireNonNull(indices, "indices");
     try (NDArray a = manager.scalar(axis)) {
@@ -870,19 +1555,35 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** This array repeated {@code repeats[i]} times along each axis i. */
+  /**
+   * This array repeated {@code repeats[i]} times along each axis i.
+   *
+   * @param repeats how many times to repeat along each axis
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray tile(long... repeats) {
     try (NDArray r = manager.vector(repeats)) {
       return op("Tile").addInput(this).addInput(r).build();
     }
   }
 
-  /** Padded with zeros: {@code paddings[i] = {before, after}} for each axis i. */
+  /**
+   * Padded with zeros: {@code paddings[i] = {before, after}} for each axis i.
+   *
+   * @param paddings {@code {before, after}} for each axis
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray pad(long[][] paddings) {
     return pad(paddings, 0);
   }
 
-  /** Padded with {@code value}: {@code paddings[i] = {before, after}} for each axis i. */
+  /**
+   * Padded with {@code value}: {@code paddings[i] = {before, after}} for each axis i.
+   *
+   * @param paddings {@code {before, after}} for each axis
+   * @param value the value of the added elements, converted to this array's dtype
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray pad(long[][] paddings, Number value) {
     long[] flat = new long[paddings.length * 2];
     for (int i = 0; i < paddings.length; i++) {
@@ -897,12 +1598,25 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** FLOAT one-hot vectors of {@code depth} for these integer indices (out of range: all 0). */
+  /**
+   * FLOAT one-hot vectors of {@code depth} for these integer indices (out of range: all 0).
+   *
+   * @param depth the size of the new last axis (the number of classes)
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray oneHot(int depth) {
     return oneHot(depth, 1, 0, DataType.FLOAT);
   }
 
-  /** One-hot vectors of {@code depth} and {@code dataType}, {@code on} at each index. */
+  /**
+   * One-hot vectors of {@code depth} and {@code dataType}, {@code on} at each index.
+   *
+   * @param depth the size of the new last axis (the number of classes)
+   * @param on the value at each index, converted to {@code dataType}
+   * @param off the value elsewhere, converted to {@code dataType}
+   * @param dataType the result's type
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray oneHot(int depth, Number on, Number off, DataType dataType) {
     try (NDArray d = manager.scalar(depth); NDArray onValue = manager.scalar(dataType, on);
         NDArray offValue = manager.scalar(dataType, off)) {
@@ -910,7 +1624,12 @@ public final class NDArray extends NativeResource {
     }
   }
 
-  /** The values converted to {@code dataType} (floats to integers truncate toward zero). */
+  /**
+   * The values converted to {@code dataType} (floats to integers truncate toward zero).
+   *
+   * @param dataType the type to convert to
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray cast(DataType dataType) {
     return op("Cast").addInput(this).setAttr("DstT", Objects.requireNonNull(dataType, "dataType"))
         .build();
@@ -919,6 +1638,10 @@ public final class NDArray extends NativeResource {
   /**
    * For a BOOL condition (this array): {@code x} where true, {@code y} where false, broadcasting
    * all three (SelectV2, tf.where(cond, x, y)).
+   *
+   * @param x the values where this array is true
+   * @param y the values where this array is false
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray where(NDArray x, NDArray y) {
     Objects.requireNonNull(x, "x");
@@ -929,12 +1652,19 @@ public final class NDArray extends NativeResource {
   /**
    * INT64 coordinates {@code [n, rank]} of the true (or non-zero) elements in row-major order,
    * like tf.where(condition).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray where() {
     return unary("Where");
   }
 
-  /** This array broadcast to {@code shape}. */
+  /**
+   * This array broadcast to {@code shape}.
+   *
+   * @param newShape the shape to broadcast to
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray broadcastTo(long... newShape) {
     try (NDArray dims = manager.vector(newShape)) {
       return op("BroadcastTo").addInput(this).addInput(dims).build();
@@ -944,17 +1674,32 @@ public final class NDArray extends NativeResource {
   // ---------------------------------------------------------------------------------------------
   // Images (see ImageOps).
 
-  /** Decodes this scalar STRING of JPEG bytes to UINT8 [height, width, channels] (0: as encoded). */
+  /**
+   * Decodes this scalar STRING of JPEG bytes to UINT8 [height, width, channels] (0: as encoded).
+   *
+   * @param channels the channels wanted; 0 for the image's own
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray decodeJpeg(int channels) {
     return ImageOps.decode(this, "DecodeJpeg", channels);
   }
 
-  /** Decodes this scalar STRING of PNG bytes to UINT8 [height, width, channels] (0: as encoded). */
+  /**
+   * Decodes this scalar STRING of PNG bytes to UINT8 [height, width, channels] (0: as encoded).
+   *
+   * @param channels the channels wanted; 0 for the image's own
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray decodePng(int channels) {
     return ImageOps.decode(this, "DecodePng", channels);
   }
 
-  /** Decodes this scalar STRING of BMP, GIF, JPEG or PNG bytes to UINT8, like tf.io.decode_image. */
+  /**
+   * Decodes this scalar STRING of BMP, GIF, JPEG or PNG bytes to UINT8, like tf.io.decode_image.
+   *
+   * @param channels the channels wanted; 0 for the image's own
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray decodeImage(int channels) {
     return ImageOps.decode(this, "DecodeImage", channels);
   }
@@ -963,6 +1708,11 @@ public final class NDArray extends NativeResource {
    * Resizes [height, width, channels] or [batch, height, width, channels] images as
    * tf.image.resize does (half-pixel centers, no antialiasing): BILINEAR gives FLOAT, NEAREST keeps
    * the dtype.
+   *
+   * @param height the result's height
+   * @param width the result's width
+   * @param method how to interpolate
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray resize(int height, int width, ResizeMethod method) {
     return ImageOps.resize(this, height, width, method);
@@ -972,6 +1722,9 @@ public final class NDArray extends NativeResource {
    * An image converted to {@code dataType} with tf.image.convert_image_dtype's scaling (no
    * saturation): integers map to [0, 1] floats by their type's maximum, floats in [0, 1] to the
    * integer range, integers to integers by shifting.
+   *
+   * @param dataType the type to convert to
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray convertImageDtype(DataType dataType) {
     return ImageOps.convertImageDtype(this, dataType);
@@ -986,32 +1739,64 @@ public final class NDArray extends NativeResource {
    * {@code {values, rowSplits}}: all pieces in order (STRING, rank 1), and INT64 row splits
    * {@code [rows + 1]} such that row i is {@code values[rowSplits[i] .. rowSplits[i + 1])}; a
    * scalar input is one row.
+   *
+   * @param separator the delimiter; empty to split at runs of whitespace
+   * @return new arrays in this array's manager (closed with it; closing one earlier frees it)
    */
   public NDArray[] split(String separator) {
     return StringOps.split(this, separator, -1);
   }
 
-  /** As {@link #split(String)}, splitting each string at most {@code maxSplit} times. */
+  /**
+   * As {@link #split(String)}, splitting each string at most {@code maxSplit} times.
+   *
+   * @param separator the delimiter; empty to split at runs of whitespace
+   * @param maxSplit the most splits per string; -1 for no limit
+   * @return new arrays in this array's manager (closed with it; closing one earlier frees it)
+   */
   public NDArray[] split(String separator, int maxSplit) {
     return StringOps.split(this, separator, maxSplit);
   }
 
-  /** ASCII letters to lower case (other bytes unchanged, like tf.strings.lower). */
+  /**
+   * ASCII letters to lower case (other bytes unchanged, like tf.strings.lower).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray lower() {
     return op("StringLower").addInput(this).build();
   }
 
-  /** ASCII letters to upper case (other bytes unchanged, like tf.strings.upper). */
+  /**
+   * ASCII letters to upper case (other bytes unchanged, like tf.strings.upper).
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray upper() {
     return op("StringUpper").addInput(this).build();
   }
 
-  /** Replaces every match of an RE2 {@code pattern} with {@code rewrite} ({@code \1}: groups). */
+  /**
+   * Replaces every match of an RE2 {@code pattern} with {@code rewrite} ({@code \1}: groups).
+   *
+   * @param pattern a regular expression in RE2 syntax, as tf.strings.regex_replace takes
+   * @param rewrite the replacement, where {@code \\1} is the first group, as
+   *     tf.strings.regex_replace takes
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray regexReplace(String pattern, String rewrite) {
     return regexReplace(pattern, rewrite, true);
   }
 
-  /** Replaces every match of {@code pattern}, or only the first if not {@code global}. */
+  /**
+   * Replaces every match of {@code pattern}, or only the first if not {@code global}.
+   *
+   * @param pattern a regular expression in RE2 syntax, as tf.strings.regex_replace takes
+   * @param rewrite the replacement, where {@code \\1} is the first group, as
+   *     tf.strings.regex_replace takes
+   * @param global true to replace every match, false only the first
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray regexReplace(String pattern, String rewrite, boolean global) {
     return op("StaticRegexReplace").addInput(this)
         .setAttr("pattern", Objects.requireNonNull(pattern, "pattern"))
@@ -1019,13 +1804,22 @@ public final class NDArray extends NativeResource {
         .setAttr("replace_global", global).build();
   }
 
-  /** Parses each string as a number of {@code dataType}: FLOAT, DOUBLE, INT32 or INT64. */
+  /**
+   * Parses each string as a number of {@code dataType}: FLOAT, DOUBLE, INT32 or INT64.
+   *
+   * @param dataType the numeric type to parse into
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray toNumber(DataType dataType) {
     return op("StringToNumber").addInput(this)
         .setAttr("out_type", Objects.requireNonNull(dataType, "dataType")).build();
   }
 
-  /** INT32 length of each string in bytes. */
+  /**
+   * INT32 length of each string in bytes.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray stringLength() {
     return op("StringLength").addInput(this).build();
   }
@@ -1033,18 +1827,33 @@ public final class NDArray extends NativeResource {
   /**
    * Element-wise concatenation of this STRING array and {@code others} (broadcasting), with
    * {@code separator} between them (tf.strings.join).
+   *
+   * @param separator inserted between the joined strings
+   * @param others STRING arrays joined element-wise after this one, each of its shape or a scalar
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray join(String separator, NDArray... others) {
     return op("StringJoin").addInputList(withOthers(others))
         .setAttr("separator", Objects.requireNonNull(separator, "separator")).build();
   }
 
-  /** All strings joined in row-major order into a scalar (tf.strings.reduce_join). */
+  /**
+   * All strings joined in row-major order into a scalar (tf.strings.reduce_join).
+   *
+   * @param separator inserted between the joined strings
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray reduceJoin(String separator) {
     return StringOps.reduceJoin(this, separator);
   }
 
-  /** The strings joined along {@code axis} (tf.strings.reduce_join with an axis). */
+  /**
+   * The strings joined along {@code axis} (tf.strings.reduce_join with an axis).
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @param separator inserted between the joined strings
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
   public NDArray reduceJoin(int axis, String separator) {
     return StringOps.reduceJoin(this, axis, separator);
   }

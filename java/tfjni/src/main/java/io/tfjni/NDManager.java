@@ -41,17 +41,32 @@ public final class NDManager implements AutoCloseable {
     this.parent = parent;
   }
 
-  /** A root manager on the process-wide {@link EagerContext#shared()} context. */
+  /**
+   * A root manager on the process-wide {@link EagerContext#shared()} context.
+   *
+   * @return a new manager, owned by the caller: close it to free its arrays
+   */
   public static NDManager newBaseManager() {
     return new NDManager(EagerContext.shared(), null);
   }
 
-  /** A root manager on a context of the caller's. */
+  /**
+   * A root manager on a context of the caller's.
+   *
+   * @param context the context its ops run on (close it after the manager)
+   * @return a new manager, owned by the caller: close it to free its arrays
+   * @throws IllegalStateException if the context is closed
+   */
   public static NDManager newBaseManager(EagerContext context) {
     return new NDManager(Objects.requireNonNull(context, "context"), null);
   }
 
-  /** A child scope: closed with this manager, or earlier on its own. */
+  /**
+   * A child scope: closed with this manager, or earlier on its own.
+   *
+   * @return a new manager, owned by this one
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDManager newSubManager() {
     NDManager child = new NDManager(context, this);
     children.add(child);
@@ -62,19 +77,40 @@ public final class NDManager implements AutoCloseable {
     return child;
   }
 
+  /**
+   * The context this manager's ops run on.
+   *
+   * @return the context (not owned by the manager)
+   */
   public EagerContext context() {
     return context;
   }
 
+  /**
+   * The manager this one is a sub-manager of.
+   *
+   * @return the parent; null for a root manager
+   */
   public NDManager parent() {
     return parent;
   }
 
+  /**
+   * Whether {@link #close()} was called.
+   *
+   * @return true once closed
+   */
   public boolean isClosed() {
     return closed;
   }
 
-  /** A builder for any TensorFlow op by name, e.g. {@code opBuilder("MatMul")}. */
+  /**
+   * A builder for any TensorFlow op by name, e.g. {@code opBuilder("MatMul")}.
+   *
+   * @param opName the op's name in TensorFlow's registry
+   * @return a builder whose outputs belong to this manager; build it once
+   * @throws IllegalStateException if this manager is closed
+   */
   public OpBuilder opBuilder(String opName) {
     checkOpen();
     return new OpBuilder(this, opName);
@@ -86,6 +122,10 @@ public final class NDManager implements AutoCloseable {
    * caller's buffer) is copied, so refilling it later never changes this array or results derived
    * from it; read-only tensors (a run's outputs, {@link NDArray#toTensor()}) are shared without a
    * copy.
+   *
+   * @param tensor the value (not closed: it stays the caller's)
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
    */
   public NDArray from(Tensor tensor) {
     Objects.requireNonNull(tensor, "tensor");
@@ -103,6 +143,10 @@ public final class NDManager implements AutoCloseable {
    * An array sharing the tensor's memory without a copy, whoever may write it; the tensor stays the
    * caller's to close (the array keeps the memory alive). For a caller that owns the tensor and
    * never writes it again: unlike {@link #from(Tensor)}, a later write would change this array.
+   *
+   * @param tensor the value (not closed: it stays the caller's)
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
    */
   public NDArray share(Tensor tensor) {
     Objects.requireNonNull(tensor, "tensor");
@@ -120,61 +164,173 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
+  /**
+   * A FLOAT array holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the data's length is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(float[] data, long... shape) {
     return fromNewTensor(Tensor.of(data, shape));
   }
 
+  /**
+   * A DOUBLE array holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the data's length is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(double[] data, long... shape) {
     return fromNewTensor(Tensor.of(data, shape));
   }
 
+  /**
+   * A INT32 array holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the data's length is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(int[] data, long... shape) {
     return fromNewTensor(Tensor.of(data, shape));
   }
 
+  /**
+   * A INT64 array holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the data's length is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(long[] data, long... shape) {
     return fromNewTensor(Tensor.of(data, shape));
   }
 
+  /**
+   * A BOOL array holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the data's length is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(boolean[] data, long... shape) {
     return fromNewTensor(Tensor.of(data, shape));
   }
 
-  /** Any fixed-size type from a primitive array of matching width (see {@link Tensor#of}). */
+  /**
+   * Any fixed-size type from a primitive array of matching width (see {@link Tensor#of}).
+   *
+   * @param dataType a fixed-size type
+   * @param primitiveArray the elements, copied
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the array does not match the type or the shape
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(DataType dataType, Object primitiveArray, long... shape) {
     return fromNewTensor(Tensor.of(dataType, primitiveArray, shape));
   }
 
-  /** A STRING array of UTF-8 text. */
+  /**
+   * A STRING array of UTF-8 text.
+   *
+   * @param values the elements, in row-major order
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the values' count is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(String[] values, long... shape) {
     return fromNewTensor(Tensor.ofStrings(values, shape));
   }
 
-  /** A STRING array of arbitrary bytes. */
+  /**
+   * A STRING array of arbitrary bytes.
+   *
+   * @param values the elements' bytes (copied), in row-major order
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the values' count is not the shape's element count
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray create(byte[][] values, long... shape) {
     return fromNewTensor(Tensor.ofBytes(values, shape));
   }
 
+  /**
+   * A FLOAT scalar.
+   *
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray scalar(float value) {
     return create(new float[] {value});
   }
 
+  /**
+   * A DOUBLE scalar.
+   *
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray scalar(double value) {
     return create(new double[] {value});
   }
 
+  /**
+   * A INT32 scalar.
+   *
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray scalar(int value) {
     return create(new int[] {value});
   }
 
+  /**
+   * A INT64 scalar.
+   *
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray scalar(long value) {
     return create(new long[] {value});
   }
 
+  /**
+   * A BOOL scalar.
+   *
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray scalar(boolean value) {
     return create(new boolean[] {value});
   }
 
+  /**
+   * A STRING (UTF-8) scalar.
+   *
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray scalar(String value) {
     return create(new String[] {value});
   }
@@ -182,6 +338,12 @@ public final class NDManager implements AutoCloseable {
   /**
    * A scalar of any numeric (or BOOL) type, converted from {@code value} the way a Java cast
    * would (integer types take {@code value.longValue()}'s low bits; BOOL is {@code value != 0}).
+   *
+   * @param dataType a numeric type or BOOL
+   * @param value the value
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException for a type that is not numeric or BOOL
+   * @throws IllegalStateException if this manager is closed
    */
   public NDArray scalar(DataType dataType, Number value) {
     Objects.requireNonNull(dataType, "dataType");
@@ -218,7 +380,17 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
-  /** An array of {@code shape} with every element {@code value} (see {@link #scalar(DataType, Number)}). */
+  /**
+   * An array of {@code shape} with every element {@code value} (see
+   * {@link #scalar(DataType, Number)}).
+   *
+   * @param dataType a numeric type or BOOL
+   * @param value the value of every element
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException for a negative dimension or a type that is not numeric or BOOL
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray full(DataType dataType, Number value, long... shape) {
     Tensor.elementCount(shape);
     try (NDArray dims = vector(shape); NDArray fill = scalar(dataType, value)) {
@@ -226,29 +398,70 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
-  /** An array of zeros. */
+  /**
+   * An array of zeros.
+   *
+   * @param dataType a numeric type or BOOL
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException for a negative dimension or a type that is not numeric or BOOL
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray zeros(DataType dataType, long... shape) {
     return full(dataType, 0, shape);
   }
 
-  /** An array of ones. */
+  /**
+   * An array of ones.
+   *
+   * @param dataType a numeric type or BOOL
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException for a negative dimension or a type that is not numeric or BOOL
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray ones(DataType dataType, long... shape) {
     return full(dataType, 1, shape);
   }
 
-  /** INT32 {@code [0, 1, ..., stop - 1]}. */
+  /**
+   * INT32 {@code [0, 1, ..., stop - 1]}.
+   *
+   * @param stop the end, excluded
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
   public NDArray arange(int stop) {
     return arange(0, stop, 1);
   }
 
-  /** INT32 values from {@code start} up to (excluding) {@code stop} by {@code step} (tf.range). */
+  /**
+   * INT32 values from {@code start} up to (excluding) {@code stop} by {@code step} (tf.range).
+   *
+   * @param start the first value
+   * @param stop the end, excluded
+   * @param step the difference between neighbours, not 0
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
   public NDArray arange(int start, int stop, int step) {
     try (NDArray a = scalar(start); NDArray b = scalar(stop); NDArray d = scalar(step)) {
       return opBuilder("Range").addInput(a).addInput(b).addInput(d).build();
     }
   }
 
-  /** FLOAT values from {@code start} up to (excluding) {@code stop} by {@code step} (tf.range). */
+  /**
+   * FLOAT values from {@code start} up to (excluding) {@code stop} by {@code step} (tf.range).
+   *
+   * @param start the first value
+   * @param stop the end, excluded
+   * @param step the difference between neighbours, not 0
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
   public NDArray arange(float start, float stop, float step) {
     try (NDArray a = scalar(start); NDArray b = scalar(stop); NDArray d = scalar(step)) {
       return opBuilder("Range").addInput(a).addInput(b).addInput(d).build();
@@ -259,6 +472,13 @@ public final class NDManager implements AutoCloseable {
    * {@code num} evenly spaced FLOAT values from {@code start} to {@code stop}, both included
    * (TensorFlow's LinSpace kernel; tf.linspace computes the same values with other ops and may
    * differ from it in the last bit).
+   *
+   * @param start the first value
+   * @param stop the last value
+   * @param num how many values, at least 1
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
    */
   public NDArray linspace(float start, float stop, int num) {
     try (NDArray a = scalar(start); NDArray b = scalar(stop); NDArray n = scalar(num)) {
@@ -266,12 +486,28 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
-  /** The FLOAT identity matrix of size n x n. */
+  /**
+   * The FLOAT identity matrix of size n x n.
+   *
+   * @param n the number of rows and columns
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if {@code n} is negative
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray eye(int n) {
     return eye(n, n, DataType.FLOAT);
   }
 
-  /** A rows x cols matrix with ones on the main diagonal, zeros elsewhere (tf.eye). */
+  /**
+   * A rows x cols matrix with ones on the main diagonal, zeros elsewhere (tf.eye).
+   *
+   * @param rows the number of rows
+   * @param cols the number of columns
+   * @param dataType a numeric type or BOOL
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException for a negative size or a type that is not numeric or BOOL
+   * @throws IllegalStateException if this manager is closed
+   */
   public NDArray eye(int rows, int cols, DataType dataType) {
     if (rows < 0 || cols < 0) {
       throw new IllegalArgumentException("negative size " + rows + " x " + cols);
@@ -290,6 +526,16 @@ public final class NDManager implements AutoCloseable {
    * low, high, dtype)} with its default {@code alg="auto_select"} (StatelessRandomGetKeyCounter,
    * then StatelessRandomUniformV2 with algorithm 3, then {@code * (high - low) + low}).
    * {@code dataType} is HALF, BFLOAT16, FLOAT or DOUBLE.
+   *
+   * @param seed two longs
+   * @param low the lowest value, included
+   * @param high the end of the range, excluded
+   * @param dataType HALF, BFLOAT16, FLOAT or DOUBLE
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if {@code seed} is not two longs
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
    */
   public NDArray randomUniform(long[] seed, double low, double high, DataType dataType,
       long... shape) {
@@ -304,6 +550,16 @@ public final class NDManager implements AutoCloseable {
    * Normally distributed random values, deterministic for a given {@code seed} (two longs): the
    * same values as {@code tf.random.stateless_normal(shape, seed, mean, stddev, dtype)} with
    * {@code alg="auto_select"} (StatelessRandomNormalV2, then {@code * stddev + mean}).
+   *
+   * @param seed two longs
+   * @param mean the distribution's mean
+   * @param stddev the distribution's standard deviation
+   * @param dataType HALF, BFLOAT16, FLOAT or DOUBLE
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if {@code seed} is not two longs
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
    */
   public NDArray randomNormal(long[] seed, double mean, double stddev, DataType dataType,
       long... shape) {
@@ -314,14 +570,30 @@ public final class NDManager implements AutoCloseable {
     }
   }
 
-  /** Decodes a JPEG image into a UINT8 [height, width, channels] array (0: as encoded). */
+  /**
+   * Decodes a JPEG image into a UINT8 [height, width, channels] array.
+   *
+   * @param encoded the file's bytes
+   * @param channels the channels wanted; 0 for the image's own
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if the bytes are no such image
+   */
   public NDArray decodeJpeg(byte[] encoded, int channels) {
     try (NDArray bytes = encodedScalar(encoded)) {
       return bytes.decodeJpeg(channels);
     }
   }
 
-  /** Decodes a PNG image into a UINT8 [height, width, channels] array (0: as encoded). */
+  /**
+   * Decodes a PNG image into a UINT8 [height, width, channels] array.
+   *
+   * @param encoded the file's bytes
+   * @param channels the channels wanted; 0 for the image's own
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if the bytes are no such image
+   */
   public NDArray decodePng(byte[] encoded, int channels) {
     try (NDArray bytes = encodedScalar(encoded)) {
       return bytes.decodePng(channels);
@@ -331,6 +603,12 @@ public final class NDManager implements AutoCloseable {
   /**
    * Decodes a BMP, GIF, JPEG or PNG image into UINT8 [height, width, channels] (animated GIFs:
    * [frames, height, width, channels]), like tf.io.decode_image.
+   *
+   * @param encoded the file's bytes
+   * @param channels the channels wanted; 0 for the image's own
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if the bytes are no such image
    */
   public NDArray decodeImage(byte[] encoded, int channels) {
     try (NDArray bytes = encodedScalar(encoded)) {

@@ -69,6 +69,12 @@ abstract class NativeResource implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether {@code close()} was called.
+   *
+   * @return true once the object is closed (or closing): further calls on it throw
+   *     {@link IllegalStateException}
+   */
   public final boolean isClosed() {
     return state < 0;
   }

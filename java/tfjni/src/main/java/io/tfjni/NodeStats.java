@@ -17,7 +17,11 @@ package io.tfjni;
 public record NodeStats(String device, String nodeName, String op, long allStartMicros,
     long opStartRelMicros, long opEndRelMicros, long allEndRelMicros) {
 
-  /** The node's duration in microseconds ({@code allEndRelMicros}). */
+  /**
+   * The node's duration.
+   *
+   * @return microseconds from the node's start to its end ({@code allEndRelMicros})
+   */
   public long durationMicros() {
     return allEndRelMicros;
   }

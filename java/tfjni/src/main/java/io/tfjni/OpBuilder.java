@@ -55,6 +55,12 @@ public final class OpBuilder {
     this.opName = Objects.requireNonNull(opName, "opName");
   }
 
+  /**
+   * Adds a single input, the op's next input argument.
+   *
+   * @param input an array of the builder's context (not closed: it stays the caller's)
+   * @return this builder
+   */
   public OpBuilder addInput(NDArray input) {
     Objects.requireNonNull(input, "input");
     addToInputs(input);
@@ -62,7 +68,13 @@ public final class OpBuilder {
     return this;
   }
 
-  /** A list input (e.g. the values of ConcatV2 or Pack). */
+  /**
+   * Adds a list input: one input argument made of several arrays (e.g. the values of ConcatV2
+   * or Pack).
+   *
+   * @param list arrays of the builder's context (not closed: they stay the caller's)
+   * @return this builder
+   */
   public OpBuilder addInputList(List<NDArray> list) {
     Objects.requireNonNull(list, "list");
     for (NDArray input : list) {
@@ -75,42 +87,94 @@ public final class OpBuilder {
     return this;
   }
 
+  /**
+   * Adds a list input; see {@link #addInputList(List)}.
+   *
+   * @param list arrays of the builder's context (not closed: they stay the caller's)
+   * @return this builder
+   */
   public OpBuilder addInputList(NDArray... list) {
     return addInputList(Arrays.asList(list));
   }
 
-  /** Runs the op on this device (e.g. "/device:CPU:0"). */
+  /**
+   * Runs the op on this device rather than where TensorFlow places it.
+   *
+   * @param deviceName a device of the context, e.g. {@code "/device:CPU:0"}
+   * @return this builder
+   */
   public OpBuilder setDevice(String deviceName) {
     device = Objects.requireNonNull(deviceName, "deviceName");
     return this;
   }
 
+  /**
+   * Sets a type attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param value its value
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, DataType value) {
     begin(TYPE, name).putInt(Objects.requireNonNull(value, "value").code());
     return this;
   }
 
+  /**
+   * Sets an int attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param value its value
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, long value) {
     begin(INT, name).putLong(value);
     return this;
   }
 
+  /**
+   * Sets a float attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param value its value
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, float value) {
     begin(FLOAT, name).putFloat(value);
     return this;
   }
 
+  /**
+   * Sets a bool attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param value its value
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, boolean value) {
     begin(BOOL, name).putByte(value ? 1 : 0);
     return this;
   }
 
+  /**
+   * Sets a string attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param value its value
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, String value) {
     begin(STRING, name).putString(Objects.requireNonNull(value, "value"));
     return this;
   }
 
-  /** A tensor-valued attribute (e.g. Const's "value"); the tensor stays the caller's. */
+  /**
+   * Sets a tensor-valued attribute (e.g. Const's {@code value}).
+   *
+   * @param name the attribute's name in the op's definition
+   * @param value its value (not closed: it stays the caller's; keep it open until the op is built)
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, Tensor value) {
     Objects.requireNonNull(value, "value");
     if (attrTensors == null) {
@@ -121,6 +185,13 @@ public final class OpBuilder {
     return this;
   }
 
+  /**
+   * Sets a list of types attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param values its values, in order
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, DataType[] values) {
     begin(TYPE_LIST, name).putInt(values.length);
     for (DataType t : values) {
@@ -129,6 +200,13 @@ public final class OpBuilder {
     return this;
   }
 
+  /**
+   * Sets a list of ints attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param values its values, in order
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, long[] values) {
     begin(INT_LIST, name).putInt(values.length);
     for (long v : values) {
@@ -137,6 +215,13 @@ public final class OpBuilder {
     return this;
   }
 
+  /**
+   * Sets a list of floats attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param values its values, in order
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, float[] values) {
     begin(FLOAT_LIST, name).putInt(values.length);
     for (float v : values) {
@@ -145,6 +230,13 @@ public final class OpBuilder {
     return this;
   }
 
+  /**
+   * Sets a list of bools attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param values its values, in order
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, boolean[] values) {
     begin(BOOL_LIST, name).putInt(values.length);
     for (boolean v : values) {
@@ -153,6 +245,13 @@ public final class OpBuilder {
     return this;
   }
 
+  /**
+   * Sets a list of strings attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param values its values, in order
+   * @return this builder
+   */
   public OpBuilder setAttr(String name, String[] values) {
     begin(STRING_LIST, name).putInt(values.length);
     for (String v : values) {
@@ -161,13 +260,26 @@ public final class OpBuilder {
     return this;
   }
 
-  /** A shape attribute; -1 for an unknown dimension, null for an unknown rank. */
+  /**
+   * Sets a shape attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param dims the dimensions, -1 for an unknown one; null for an unknown rank
+   * @return this builder
+   */
   public OpBuilder setAttrShape(String name, long[] dims) {
     begin(SHAPE, name);
     putShape(dims);
     return this;
   }
 
+  /**
+   * Sets a list-of-shapes attribute.
+   *
+   * @param name the attribute's name in the op's definition
+   * @param shapes the shapes, each as for {@link #setAttrShape}
+   * @return this builder
+   */
   public OpBuilder setAttrShapeList(String name, long[][] shapes) {
     begin(SHAPE_LIST, name).putInt(shapes.length);
     for (long[] dims : shapes) {
@@ -176,7 +288,16 @@ public final class OpBuilder {
     return this;
   }
 
-  /** Runs an op with exactly one output. */
+  /**
+   * Runs an op with exactly one output.
+   *
+   * @return the output, owned by the builder's manager (closed with it; closing it earlier
+   *     frees it)
+   * @throws IllegalStateException if the builder already ran, the op has other than one output,
+   *     or the manager or context is closed
+   * @throws TensorFlowException TensorFlow's error if the op fails (an unknown op, a bad attribute
+   *     or input)
+   */
   public NDArray build() {
     if (attrCount == 0 && listLengths == null && inputCount <= 2 && device == null) {
       if (built) {
@@ -239,7 +360,15 @@ public final class OpBuilder {
     }
   }
 
-  /** Runs the op and returns every output (list outputs flattened). */
+  /**
+   * Runs the op and returns every output (list outputs flattened).
+   *
+   * @return the outputs, owned by the builder's manager (closed with it; closing one earlier
+   *     frees it)
+   * @throws IllegalStateException if the builder already ran, or the manager or context is closed
+   * @throws TensorFlowException TensorFlow's error if the op fails (an unknown op, a bad attribute
+   *     or input)
+   */
   public NDArray[] buildAll() {
     if (built) {
       throw new IllegalStateException("this OpBuilder already ran " + opName);

@@ -12,7 +12,12 @@ import java.util.List;
  * @param opNames the ops the library registered; immutable
  */
 public record OpLibrary(Path path, List<String> opNames) {
-  /** Copies the op names into an immutable list. */
+  /**
+   * Copies the op names into an immutable list.
+   *
+   * @param path the library's canonical path
+   * @param opNames the ops the library registered
+   */
   public OpLibrary {
     opNames = List.copyOf(opNames);
   }

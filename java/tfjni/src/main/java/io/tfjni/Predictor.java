@@ -85,6 +85,9 @@ public final class Predictor extends NativeResource {
    *     that are not whole protobuf fields), or set a timeout on a model whose session runs ops on
    *     the calling thread ({@link SessionOptions#runOnCallerThread()}), where TensorFlow never
    *     enforces it
+   * @param options the options of every run of the new predictor
+   * @return the new predictor, owned by the model (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this predictor or its model is closed
    */
   public Predictor withOptions(RunOptions options) {
     Objects.requireNonNull(options, "options");
@@ -103,27 +106,53 @@ public final class Predictor extends NativeResource {
     }
   }
 
-  /** The options every run of this predictor uses. */
+  /**
+   * The options every run of this predictor uses.
+   *
+   * @return the options; {@link RunOptions#defaults()} for a predictor made without any
+   */
   public RunOptions options() {
     return options;
   }
 
-  /** What each input must look like, in the order {@code run} takes them. */
+  /**
+   * What each input must look like.
+   *
+   * @return the inputs' specs, in the order {@code run} takes them
+   */
   public List<TensorSpec> inputs() {
     return inputs;
   }
 
-  /** The outputs, in the order a {@link RunResult} holds them. */
+  /**
+   * The outputs fetched.
+   *
+   * @return the outputs' specs, in the order a {@link RunResult} holds them
+   */
   public List<TensorSpec> outputs() {
     return outputs;
   }
 
-  /** A result holder to pass to {@link #run(Tensor[], RunResult)} again and again. */
+  /**
+   * A result holder to pass to {@link #run(Tensor[], RunResult)} again and again.
+   *
+   * @return an empty result, owned by the caller: close it to free the outputs it holds
+   */
   public RunResult newResult() {
     return new RunResult(this);
   }
 
-  /** Runs once and returns a new result (close it). */
+  /**
+   * Runs once into a new result.
+   *
+   * @param inputTensors the inputs, as {@link #inputs()} (not closed: they stay the caller's)
+   * @return the outputs, owned by the caller: close it
+   * @throws IllegalArgumentException if the inputs do not match {@link #inputs()} in number,
+   *     dtype or shape
+   * @throws IllegalStateException if the predictor or its model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the options' timeout)
+   */
   public RunResult run(Tensor... inputTensors) {
     RunResult result = newResult();
     try {
@@ -134,7 +163,18 @@ public final class Predictor extends NativeResource {
     }
   }
 
-  /** Runs with a single input into a reused result. */
+  /**
+   * Runs with a single input into a reused result.
+   *
+   * @param input the one input (not closed: it stays the caller's)
+   * @param into the result to refill (see {@link #run(Tensor[], RunResult)})
+   * @return {@code into}
+   * @throws IllegalArgumentException if the inputs do not match {@link #inputs()} in number,
+   *     dtype or shape
+   * @throws IllegalStateException if the predictor or its model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the options' timeout)
+   */
   public RunResult run(Tensor input, RunResult into) {
     Objects.requireNonNull(into, "into");
     Tensor[] single = into.singleInput();
@@ -151,6 +191,15 @@ public final class Predictor extends NativeResource {
    * Inputs must match {@link #inputs()} in number, order, dtype and shape. A run that exceeds
    * the options' timeout throws {@link TensorFlowException} with code DEADLINE_EXCEEDED, and the
    * predictor stays usable.
+   *
+   * @param inputTensors the inputs, as {@link #inputs()} (not closed: they stay the caller's)
+   * @param into a result of this predictor's {@link #newResult()}, refilled
+   * @return {@code into}
+   * @throws IllegalArgumentException if the inputs do not match {@link #inputs()} in number,
+   *     dtype or shape
+   * @throws IllegalStateException if the predictor or its model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the options' timeout)
    */
   public RunResult run(Tensor[] inputTensors, RunResult into) {
     execute(inputTensors, into, encodedOptions, false);
@@ -161,6 +210,15 @@ public final class Predictor extends NativeResource {
    * Runs into a reused result, as {@link #run(Tensor[], RunResult)}, and returns TensorFlow's
    * report of the run. Its step statistics are empty unless this predictor's options set a trace
    * level (see {@link #withOptions}). Meant for diagnosis: it allocates the metadata.
+   *
+   * @param inputTensors the inputs, as {@link #inputs()} (not closed: they stay the caller's)
+   * @param into a result of this predictor's {@link #newResult()}, refilled
+   * @return TensorFlow's report of the run
+   * @throws IllegalArgumentException if the inputs do not match {@link #inputs()} in number,
+   *     dtype or shape
+   * @throws IllegalStateException if the predictor or its model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the options' timeout)
    */
   public RunMetadata runWithMetadata(Tensor[] inputTensors, RunResult into) {
     return RunMetadata.decode(execute(inputTensors, into, encodedOptions, true));

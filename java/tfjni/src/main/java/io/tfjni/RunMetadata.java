@@ -31,12 +31,20 @@ public final class RunMetadata {
     return new RunMetadata(raw, List.copyOf(nodes));
   }
 
-  /** A copy of the serialized RunMetadata, for tools that parse it themselves. */
+  /**
+   * The serialized RunMetadata, for tools that parse it themselves.
+   *
+   * @return a copy of TensorFlow's bytes
+   */
   public byte[] bytes() {
     return bytes.clone();
   }
 
-  /** Every executed node of every device, in the order TensorFlow recorded them. */
+  /**
+   * Every executed node of every device.
+   *
+   * @return the nodes, in the order TensorFlow recorded them (empty without a trace level)
+   */
   public List<NodeStats> stepStats() {
     return stepStats;
   }

@@ -42,7 +42,11 @@ public final class RunOptions {
     this.raw = raw;
   }
 
-  /** No field set: runs behave exactly as without options. */
+  /**
+   * Options with no field set: runs behave exactly as without options.
+   *
+   * @return the shared default options
+   */
   public static RunOptions defaults() {
     return DEFAULTS;
   }
@@ -51,6 +55,10 @@ public final class RunOptions {
    * A run that takes longer than {@code millis} fails with {@link TensorFlowException} code
    * {@code DEADLINE_EXCEEDED}; TensorFlow cancels its remaining ops and the model stays usable.
    * 0 means no timeout (TensorFlow's meaning). Negative values are refused.
+   *
+   * @param millis the timeout in milliseconds, 0 or more
+   * @return a copy with it set
+   * @throws IllegalArgumentException if {@code millis} is negative
    */
   public RunOptions withTimeoutMillis(long millis) {
     if (millis < 0) {
@@ -60,7 +68,12 @@ public final class RunOptions {
     return new RunOptions(millis, traceLevel, raw);
   }
 
-  /** The trace level; anything but NO_TRACE fills {@link RunMetadata#stepStats()}. */
+  /**
+   * The trace level; anything but NO_TRACE fills {@link RunMetadata#stepStats()}.
+   *
+   * @param level the level
+   * @return a copy with it set
+   */
   public RunOptions withTraceLevel(TraceLevel level) {
     return new RunOptions(timeoutMillis, Objects.requireNonNull(level, "level"), raw);
   }
@@ -70,28 +83,47 @@ public final class RunOptions {
    * timeout and trace level, when set, take precedence over the same fields in these bytes.
    * Bytes that are not a sequence of whole protobuf fields are refused where the options are
    * encoded; bytes TensorFlow cannot parse as a RunOptions fail each run with its error.
+   *
+   * @param runOptionsProto the serialized proto (copied)
+   * @return a copy with it set
    */
   public RunOptions withRawOptions(byte[] runOptionsProto) {
     return new RunOptions(timeoutMillis, traceLevel,
         Objects.requireNonNull(runOptionsProto, "runOptionsProto").clone());
   }
 
-  /** The timeout in milliseconds, if set (0: set to "no timeout"). */
+  /**
+   * The timeout.
+   *
+   * @return the timeout in milliseconds, if set (0: set to "no timeout")
+   */
   public OptionalLong timeoutMillis() {
     return timeoutMillis < 0 ? OptionalLong.empty() : OptionalLong.of(timeoutMillis);
   }
 
-  /** The trace level; NO_TRACE when not set. */
+  /**
+   * The trace level.
+   *
+   * @return the level; NO_TRACE when not set
+   */
   public TraceLevel traceLevel() {
     return traceLevel == null ? TraceLevel.NO_TRACE : traceLevel;
   }
 
-  /** A copy of the raw RunOptions bytes (empty when not set). */
+  /**
+   * The raw RunOptions bytes.
+   *
+   * @return a copy (empty when not set)
+   */
   public byte[] rawOptions() {
     return raw.clone();
   }
 
-  /** Whether no field is set. */
+  /**
+   * Whether no field is set.
+   *
+   * @return true if runs with these options behave as without options
+   */
   public boolean isDefault() {
     return timeoutMillis < 0 && traceLevel == null && raw.length == 0;
   }

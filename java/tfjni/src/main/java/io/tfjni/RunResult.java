@@ -30,20 +30,46 @@ public final class RunResult implements AutoCloseable {
     this.handles = new long[firstOutput + outputs.length];
   }
 
+  /**
+   * The number of outputs.
+   *
+   * @return the predictor's output count
+   */
   public int size() {
     return outputs.length;
   }
 
-  /** The output keys (signature output keys, or graph tensor names), in order. */
+  /**
+   * The outputs' keys.
+   *
+   * @return the signature output keys, or graph tensor names, in output order
+   */
   public List<String> keys() {
     return specs.stream().map(TensorSpec::key).toList();
   }
 
+  /**
+   * One output of the last run, owned by this result: valid until the next run into it or until
+   * it is closed (do not close it).
+   *
+   * @param index the output's position
+   * @return the output tensor
+   * @throws IndexOutOfBoundsException if there is no output at {@code index}
+   * @throws IllegalStateException if the result is closed or holds no successful run's outputs
+   */
   public Tensor get(int index) {
     checkReadable();
     return outputs[index];
   }
 
+  /**
+   * One output of the last run, by key, owned by this result as for {@link #get(int)}.
+   *
+   * @param key the output's key (see {@link #keys()})
+   * @return the output tensor
+   * @throws IllegalArgumentException if there is no such output (the message lists them)
+   * @throws IllegalStateException if the result is closed or holds no successful run's outputs
+   */
   public Tensor get(String key) {
     checkReadable();
     for (int i = 0; i < outputs.length; i++) {

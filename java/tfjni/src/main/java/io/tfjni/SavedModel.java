@@ -18,7 +18,9 @@ import java.util.Objects;
  * closes the model's predictors and frees the session.
  */
 public final class SavedModel extends Model {
+  /** The tag of the meta graph TensorFlow Serving and {@link #load(Path)} load. */
   public static final String DEFAULT_TAG = "serve";
+  /** The signature {@code tf.saved_model.save} exports a model's call as. */
   public static final String DEFAULT_SIGNATURE = "serving_default";
 
   private final List<Signature> signatures;
@@ -31,12 +33,31 @@ public final class SavedModel extends Model {
     this.signatures = decodeSignatures(nativeSignatures(handle));
   }
 
-  /** Loads the meta graph tagged "serve" with TensorFlow's default session settings. */
+  /**
+   * Loads the meta graph tagged {@value #DEFAULT_TAG} with TensorFlow's default session settings.
+   *
+   * @param exportDir the SavedModel directory (holding {@code saved_model.pb})
+   * @return the model, owned by the caller: close it, which closes its predictors
+   * @throws NullPointerException if an argument is null
+   * @throws TensorFlowException TensorFlow's error if the directory holds no loadable SavedModel
+   *     with those tags ({@code NOT_FOUND} for a missing directory or meta graph)
+   */
   public static SavedModel load(Path exportDir) {
     return load(exportDir, SessionOptions.defaults(), DEFAULT_TAG);
   }
 
-  /** Loads the meta graph with exactly these tags. */
+  /**
+   * Loads the meta graph with exactly these tags.
+   *
+   * @param exportDir the SavedModel directory (holding {@code saved_model.pb})
+   * @param options the session's settings (threads, devices, a ConfigProto)
+   * @param tags the meta graph's tags, at least one
+   * @return the model, owned by the caller: close it, which closes its predictors
+   * @throws IllegalArgumentException if no tag is given
+   * @throws NullPointerException if an argument is null
+   * @throws TensorFlowException TensorFlow's error if the directory holds no loadable SavedModel
+   *     with those tags ({@code NOT_FOUND} for a missing directory or meta graph)
+   */
   public static SavedModel load(Path exportDir, SessionOptions options, String... tags) {
     Objects.requireNonNull(exportDir, "exportDir");
     Objects.requireNonNull(options, "options");
@@ -58,11 +79,22 @@ public final class SavedModel extends Model {
     }
   }
 
-  /** Every SignatureDef, sorted by key. */
+  /**
+   * Every SignatureDef of the loaded meta graph.
+   *
+   * @return the signatures, sorted by key
+   */
   public List<Signature> signatures() {
     return signatures;
   }
 
+  /**
+   * One SignatureDef.
+   *
+   * @param key the signature's key, e.g. {@value #DEFAULT_SIGNATURE}
+   * @return the signature
+   * @throws IllegalArgumentException if there is no such signature (the message lists them)
+   */
   public Signature signature(String key) {
     Objects.requireNonNull(key, "key");
     for (Signature signature : signatures) {
@@ -74,7 +106,14 @@ public final class SavedModel extends Model {
         + signatures.stream().map(Signature::key).toList());
   }
 
-  /** A predictor feeding every input and fetching every output of a signature, in key order. */
+  /**
+   * A predictor feeding every input and fetching every output of a signature, in key order.
+   *
+   * @param signatureKey the signature's key
+   * @return the predictor, owned by this model (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the signature, an input or an output does not exist
+   * @throws IllegalStateException if the model is closed
+   */
   public Predictor predictor(String signatureKey) {
     return predictor(signatureKey, signature(signatureKey).inputKeys(), List.of());
   }
@@ -84,6 +123,13 @@ public final class SavedModel extends Model {
    * output, in key order, if empty). {@code inputKeys} must hold every input of the signature, as
    * a call of the signature in TensorFlow Python must: one left out is an {@link
    * IllegalArgumentException} naming it (see {@link #partialPredictor} to feed only some).
+   *
+   * @param signatureKey the signature's key
+   * @param inputKeys the inputs, in the order the predictor's runs take them
+   * @param outputKeys the outputs to fetch, in order; empty for all
+   * @return the predictor, owned by this model (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the signature, an input or an output does not exist
+   * @throws IllegalStateException if the model is closed
    */
   public Predictor predictor(String signatureKey, List<String> inputKeys,
       List<String> outputKeys) {
@@ -97,6 +143,13 @@ public final class SavedModel extends Model {
    * default ({@code tf.compat.v1.placeholder_with_default}). An input the outputs do need and
    * that has no default fails at run time with TensorFlow's own error, which names the graph's
    * placeholder rather than the signature's input.
+   *
+   * @param signatureKey the signature's key
+   * @param inputKeys the inputs fed, in the order the predictor's runs take them
+   * @param outputKeys the outputs to fetch, in order; empty for all
+   * @return the predictor, owned by this model (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the signature, an input or an output does not exist
+   * @throws IllegalStateException if the model is closed
    */
   public Predictor partialPredictor(String signatureKey, List<String> inputKeys,
       List<String> outputKeys) {
@@ -131,7 +184,16 @@ public final class SavedModel extends Model {
     }
   }
 
-  /** Runs {@value #DEFAULT_SIGNATURE}; see {@link #run(String, Map)}. */
+  /**
+   * Runs {@value #DEFAULT_SIGNATURE}; see {@link #run(String, Map)}.
+   *
+   * @param inputs every input of the signature by key (not closed: they stay the caller's)
+   * @return every output of the signature, owned by the caller: close it
+   * @throws IllegalArgumentException if an input is missing or unknown, or does not match the
+   *     signature's dtype or shape
+   * @throws IllegalStateException if the model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails
+   */
   public RunResult run(Map<String, Tensor> inputs) {
     return run(DEFAULT_SIGNATURE, inputs);
   }
@@ -142,6 +204,14 @@ public final class SavedModel extends Model {
    * naming it. The predictor for each set of input keys is prepared (and checked) once and
    * reused; finding it again allocates nothing, so a call allocates only the result it returns
    * and the array of inputs in order.
+   *
+   * @param signatureKey the signature's key
+   * @param inputs every input of the signature by key (not closed: they stay the caller's)
+   * @return every output of the signature, owned by the caller: close it
+   * @throws IllegalArgumentException if an input is missing or unknown, or does not match the
+   *     signature's dtype or shape
+   * @throws IllegalStateException if the model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails
    */
   public RunResult run(String signatureKey, Map<String, Tensor> inputs) {
     Objects.requireNonNull(signatureKey, "signatureKey");
@@ -150,7 +220,18 @@ public final class SavedModel extends Model {
     return prepared.predictor().run(prepared.inOrder(inputs));
   }
 
-  /** Runs {@value #DEFAULT_SIGNATURE} with run options; see {@link #run(String, Map, RunOptions)}. */
+  /**
+   * Runs {@value #DEFAULT_SIGNATURE} with run options; see {@link #run(String, Map, RunOptions)}.
+   *
+   * @param inputs every input of the signature by key (not closed: they stay the caller's)
+   * @param options this call's options
+   * @return every output of the signature, owned by the caller: close it
+   * @throws IllegalArgumentException if an input is missing or unknown, or does not match the
+   *     signature's dtype or shape
+   * @throws IllegalStateException if the model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the timeout)
+   */
   public RunResult run(Map<String, Tensor> inputs, RunOptions options) {
     return run(DEFAULT_SIGNATURE, inputs, options);
   }
@@ -161,6 +242,16 @@ public final class SavedModel extends Model {
    * stays usable). The options are encoded once per {@code RunOptions} object; reuse it, or for
    * a hot loop prepare a predictor with {@link Predictor#withOptions}. For run metadata, use a
    * predictor's {@link Predictor#runWithMetadata}.
+   *
+   * @param signatureKey the signature's key
+   * @param inputs every input of the signature by key (not closed: they stay the caller's)
+   * @param options this call's options
+   * @return every output of the signature, owned by the caller: close it
+   * @throws IllegalArgumentException if an input is missing or unknown, or does not match the
+   *     signature's dtype or shape
+   * @throws IllegalStateException if the model is closed
+   * @throws TensorFlowException TensorFlow's error if the run fails ({@code DEADLINE_EXCEEDED}
+   *     past the timeout)
    */
   public RunResult run(String signatureKey, Map<String, Tensor> inputs, RunOptions options) {
     Objects.requireNonNull(signatureKey, "signatureKey");

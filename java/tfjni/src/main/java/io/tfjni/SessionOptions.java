@@ -48,6 +48,11 @@ public final class SessionOptions {
 
   private SessionOptions() {}
 
+  /**
+   * Options with nothing set: TensorFlow's defaults.
+   *
+   * @return new options, to set further
+   */
   public static SessionOptions defaults() {
     return new SessionOptions();
   }
@@ -56,6 +61,10 @@ public final class SessionOptions {
    * Threads one op may use (0: TensorFlow chooses, usually the core count). TensorFlow sizes this
    * pool when the first session of the process starts (the first eager context sizes its own):
    * later counts are ignored, with {@link #usePerSessionThreads(boolean)} too.
+   *
+   * @param threads the count, 0 or more
+   * @return these options
+   * @throws IllegalArgumentException if {@code threads} is negative
    */
   public SessionOptions intraOpThreads(int threads) {
     intraOpThreads = requireThreads(threads);
@@ -68,6 +77,10 @@ public final class SessionOptions {
    * {@link #runOnCallerThread()}. Other negative counts are rejected. TensorFlow sizes its shared
    * inter-op pool for the first session of the process; a count given to a later session takes
    * effect only in a pool of its own ({@link #usePerSessionThreads(boolean)}).
+   *
+   * @param threads the count, 0 or more, or {@link #CALLER_THREAD}
+   * @return these options
+   * @throws IllegalArgumentException if {@code threads} is negative but not {@link #CALLER_THREAD}
    */
   public SessionOptions interOpThreads(int threads) {
     if (threads < 0 && threads != CALLER_THREAD) {
@@ -93,37 +106,69 @@ public final class SessionOptions {
    * so a model loaded with it together with {@link #usePerSessionThreads(boolean)
    * usePerSessionThreads(true)} or {@link #addSessionInterOpThreadPool} fails to load
    * ({@code INVALID_ARGUMENT}). For an {@link EagerContext} it requires synchronous dispatch.
+   *
+   * @return these options
    */
   public SessionOptions runOnCallerThread() {
     interOpThreads = CALLER_THREAD;
     return this;
   }
 
-  /** Give this session its own thread pools instead of the process-wide ones. */
+  /**
+   * Gives this session its own thread pools instead of the process-wide ones.
+   *
+   * @param value true for pools of its own
+   * @return these options
+   */
   public SessionOptions usePerSessionThreads(boolean value) {
     usePerSessionThreads = value ? 1 : 0;
     return this;
   }
 
-  /** Adds an inter-op pool (the first is used by default); a named pool is shared by name. */
+  /**
+   * Adds an inter-op pool (the first is used by default); a named pool is shared by name.
+   *
+   * @param threads the pool's thread count, 0 or more (0: TensorFlow chooses)
+   * @param globalName the name sessions share the pool by; null or empty for a pool of its own
+   * @return these options
+   * @throws IllegalArgumentException if {@code threads} is negative
+   */
   public SessionOptions addSessionInterOpThreadPool(int threads, String globalName) {
     poolThreads.add((int) requireThreads(threads));
     poolNames.add(globalName == null ? "" : globalName);
     return this;
   }
 
-  /** Place ops on CPU when the requested device cannot run them. */
+  /**
+   * Places ops on the CPU when the requested device cannot run them.
+   *
+   * @param value true to allow it
+   * @return these options
+   */
   public SessionOptions allowSoftPlacement(boolean value) {
     allowSoftPlacement = value ? 1 : 0;
     return this;
   }
 
+  /**
+   * Whether the GPU allocator starts small and grows as needed, rather than taking most of each
+   * GPU's memory up front.
+   *
+   * @param value true to grow as needed
+   * @return these options
+   */
   public SessionOptions gpuAllowGrowth(boolean value) {
     gpuAllowGrowth = value ? 1 : 0;
     return this;
   }
 
-  /** Fraction of each GPU's memory to reserve, a finite number >= 0. */
+  /**
+   * The fraction of each GPU's memory to reserve.
+   *
+   * @param fraction a finite number, 0 or more
+   * @return these options
+   * @throws IllegalArgumentException if {@code fraction} is negative, infinite or NaN
+   */
   public SessionOptions gpuMemoryFraction(double fraction) {
     if (!Double.isFinite(fraction) || fraction < 0) {
       throw new IllegalArgumentException("GPU memory fraction must be finite and >= 0, got "
@@ -133,13 +178,24 @@ public final class SessionOptions {
     return this;
   }
 
-  /** Comma-separated GPU ids visible to this session, e.g. "0,1". */
+  /**
+   * The GPUs visible to this session.
+   *
+   * @param devices comma-separated GPU ids, e.g. {@code "0,1"}
+   * @return these options
+   */
   public SessionOptions gpuVisibleDevices(String devices) {
     gpuVisibleDevices = Objects.requireNonNull(devices, "devices");
     return this;
   }
 
-  /** A serialized tensorflow.ConfigProto for settings not covered above. */
+  /**
+   * A serialized {@code tensorflow.ConfigProto} for settings not covered above; the typed settings
+   * are merged over it.
+   *
+   * @param configProto the serialized proto (copied)
+   * @return these options
+   */
   public SessionOptions rawConfigProto(byte[] configProto) {
     rawConfigProto = Objects.requireNonNull(configProto, "configProto").clone();
     return this;
@@ -154,6 +210,7 @@ public final class SessionOptions {
    * @throws TensorFlowException ({@code INVALID_ARGUMENT}) for settings a session refuses to
    *     load with, such as the calling thread together with per-session pools, or raw bytes that
    *     are not whole protobuf fields
+   * @return the serialized ConfigProto
    */
   public byte[] toConfigProto() {
     NativeLibrary.ensureLoaded();

@@ -2,27 +2,66 @@ package io.tfjni;
 
 import java.util.List;
 
-/** A SignatureDef of a SavedModel: its key, method, and inputs and outputs sorted by key. */
+/**
+ * A SignatureDef of a SavedModel: its key, method, and inputs and outputs sorted by key.
+ *
+ * @param key the signature's key, e.g. {@code "serving_default"}
+ * @param methodName the signature's method, e.g. {@code "tensorflow/serving/predict"}
+ * @param inputs the inputs, sorted by key (copied)
+ * @param outputs the outputs, sorted by key (copied)
+ */
 public record Signature(String key, String methodName, List<TensorSpec> inputs,
     List<TensorSpec> outputs) {
 
+  /**
+   * A signature; the lists are copied, and must hold no null.
+   *
+   * @param key the signature's key
+   * @param methodName the signature's method
+   * @param inputs the inputs, sorted by key
+   * @param outputs the outputs, sorted by key
+   */
   public Signature {
     inputs = List.copyOf(inputs);
     outputs = List.copyOf(outputs);
   }
 
+  /**
+   * One input of the signature.
+   *
+   * @param inputKey the input's key in the signature
+   * @return the input's spec
+   * @throws IllegalArgumentException if the signature has no such input (the message lists them)
+   */
   public TensorSpec input(String inputKey) {
     return find(inputs, inputKey, "input");
   }
 
+  /**
+   * One output of the signature.
+   *
+   * @param outputKey the output's key in the signature
+   * @return the output's spec
+   * @throws IllegalArgumentException if the signature has no such output (the message lists them)
+   */
   public TensorSpec output(String outputKey) {
     return find(outputs, outputKey, "output");
   }
 
+  /**
+   * The inputs' keys.
+   *
+   * @return the keys, sorted
+   */
   public List<String> inputKeys() {
     return inputs.stream().map(TensorSpec::key).toList();
   }
 
+  /**
+   * The outputs' keys.
+   *
+   * @return the keys, sorted
+   */
   public List<String> outputKeys() {
     return outputs.stream().map(TensorSpec::key).toList();
   }

@@ -56,7 +56,14 @@ public final class Tensor extends NativeResource {
     return holder;
   }
 
-  /** A zero-filled tensor in TensorFlow's memory; fill it in place through {@link #buffer()}. */
+  /**
+   * A zero-filled tensor in TensorFlow's memory; fill it in place through {@link #buffer()}.
+   *
+   * @param dataType a fixed-size type
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException for a type of variable size (STRING) or a negative dimension
+   */
   public static Tensor allocate(DataType dataType, long... shape) {
     checkFixedSize(dataType);
     elementCount(shape);
@@ -64,42 +71,117 @@ public final class Tensor extends NativeResource {
     return new Tensor(nativeAllocate(dataType.code(), shape.clone()), true);
   }
 
+  /**
+   * A FLOAT tensor holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor of(float[] data, long... shape) {
     return of(DataType.FLOAT, data, shape);
   }
 
+  /**
+   * A DOUBLE tensor holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor of(double[] data, long... shape) {
     return of(DataType.DOUBLE, data, shape);
   }
 
+  /**
+   * A INT32 tensor holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor of(int[] data, long... shape) {
     return of(DataType.INT32, data, shape);
   }
 
+  /**
+   * A INT64 tensor holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor of(long[] data, long... shape) {
     return of(DataType.INT64, data, shape);
   }
 
+  /**
+   * A BOOL tensor holding a copy of {@code data}, in row-major order.
+   *
+   * @param data the elements
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor of(boolean[] data, long... shape) {
     return of(DataType.BOOL, data, shape);
   }
 
+  /**
+   * A FLOAT scalar.
+   *
+   * @param value the value
+   * @return a new tensor, owned by the caller: close it
+   */
   public static Tensor scalar(float value) {
     return of(new float[] {value});
   }
 
+  /**
+   * A DOUBLE scalar.
+   *
+   * @param value the value
+   * @return a new tensor, owned by the caller: close it
+   */
   public static Tensor scalar(double value) {
     return of(new double[] {value});
   }
 
+  /**
+   * A INT32 scalar.
+   *
+   * @param value the value
+   * @return a new tensor, owned by the caller: close it
+   */
   public static Tensor scalar(int value) {
     return of(new int[] {value});
   }
 
+  /**
+   * A INT64 scalar.
+   *
+   * @param value the value
+   * @return a new tensor, owned by the caller: close it
+   */
   public static Tensor scalar(long value) {
     return of(new long[] {value});
   }
 
+  /**
+   * A BOOL scalar.
+   *
+   * @param value the value
+   * @return a new tensor, owned by the caller: close it
+   */
   public static Tensor scalar(boolean value) {
     return of(new boolean[] {value});
   }
@@ -107,6 +189,13 @@ public final class Tensor extends NativeResource {
   /**
    * A tensor of any fixed-size type from a primitive array of matching width (see {@link
    * DataType#javaComponent()}): e.g. {@code byte[]} for UINT8, {@code short[]} bits for HALF.
+   *
+   * @param dataType a fixed-size type
+   * @param primitiveArray the elements, copied (complex types: (re, im) pairs)
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the array's type does not match {@code dataType}, its
+   *     length is not the shape's, or a dimension is negative
    */
   public static Tensor of(DataType dataType, Object primitiveArray, long... shape) {
     Objects.requireNonNull(primitiveArray, "data");
@@ -122,6 +211,13 @@ public final class Tensor extends NativeResource {
    * native order whose position is 64-byte aligned is used in place (zero-copy: keep it unchanged
    * while the tensor is fed); any other buffer is copied. The buffer must hold exactly the shape's
    * bytes.
+   *
+   * @param dataType a fixed-size type
+   * @param data the elements' bytes, from its position to its limit (its position is not moved)
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the remaining bytes are not the shape's, the type has no
+   *     fixed size, or a dimension is negative
    */
   public static Tensor of(DataType dataType, ByteBuffer data, long... shape) {
     Objects.requireNonNull(data, "data");
@@ -154,20 +250,38 @@ public final class Tensor extends NativeResource {
     }
   }
 
-  /** True if {@link #of(DataType, ByteBuffer, long...)} would use this buffer in place. */
+  /**
+   * Whether {@link #of(DataType, ByteBuffer, long...)} would use this buffer in place.
+   *
+   * @param data a buffer
+   * @return true for a writable direct buffer in native order whose position is 64-byte aligned
+   */
   public static boolean isZeroCopyCandidate(ByteBuffer data) {
     return data.isDirect() && !data.isReadOnly() && data.order() == ByteOrder.nativeOrder()
         && data.alignmentOffset(data.position(), ALIGNMENT) == 0;
   }
 
-  /** A direct buffer of {@code capacity} bytes whose start is 64-byte aligned, for zero-copy. */
+  /**
+   * A direct buffer whose start is 64-byte aligned, for zero-copy tensors.
+   *
+   * @param capacity its size in bytes
+   * @return a buffer in native byte order, freed by the garbage collector like any direct buffer
+   */
   public static ByteBuffer allocateAlignedBuffer(int capacity) {
     ByteBuffer raw = ByteBuffer.allocateDirect(capacity + ALIGNMENT);
     int skip = (ALIGNMENT - raw.alignmentOffset(0, ALIGNMENT)) % ALIGNMENT;
     return raw.position(skip).limit(skip + capacity).slice().order(ByteOrder.nativeOrder());
   }
 
-  /** A STRING tensor holding each value's UTF-8 bytes. */
+  /**
+   * A STRING tensor holding each value's UTF-8 bytes.
+   *
+   * @param values the elements, in row-major order
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor ofStrings(String[] values, long... shape) {
     Objects.requireNonNull(values, "values");
     byte[][] bytes = new byte[values.length][];
@@ -178,7 +292,15 @@ public final class Tensor extends NativeResource {
     return ofBytes(bytes, shape);
   }
 
-  /** A STRING tensor holding arbitrary bytes per element. */
+  /**
+   * A STRING tensor holding arbitrary bytes per element.
+   *
+   * @param values the elements' bytes (copied), in row-major order
+   * @param shape the dimensions; none for a scalar
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the data's length is not the shape's element count, or a
+   *     dimension is negative
+   */
   public static Tensor ofBytes(byte[][] values, long... shape) {
     Objects.requireNonNull(values, "values");
     long elements = elementCount(shape);
@@ -205,6 +327,12 @@ public final class Tensor extends NativeResource {
     return new Tensor(nativeFromStrings(shape.clone(), all, ends), true);
   }
 
+  /**
+   * The tensor's data type.
+   *
+   * @return the type
+   * @throws IllegalStateException if the tensor is closed
+   */
   public DataType dataType() {
     DataType cached = dataType;
     if (cached == null) {
@@ -221,15 +349,32 @@ public final class Tensor extends NativeResource {
     return cached;
   }
 
-  /** The dimensions (a copy); empty for a scalar. */
+  /**
+   * The tensor's dimensions.
+   *
+   * @return a copy; empty for a scalar
+   * @throws IllegalStateException if the tensor is closed
+   */
   public long[] shape() {
     return shapeRef().clone();
   }
 
+  /**
+   * The number of dimensions.
+   *
+   * @return 0 for a scalar
+   * @throws IllegalStateException if the tensor is closed
+   */
   public int rank() {
     return shapeRef().length;
   }
 
+  /**
+   * The number of elements.
+   *
+   * @return the product of the dimensions (1 for a scalar)
+   * @throws IllegalStateException if the tensor is closed
+   */
   public long numElements() {
     long n = 1;
     for (long d : shapeRef()) {
@@ -238,7 +383,12 @@ public final class Tensor extends NativeResource {
     return n;
   }
 
-  /** Bytes of tensor memory (for strings, of the fixed-size string headers). */
+  /**
+   * The size of the tensor's memory.
+   *
+   * @return bytes (for strings, of the fixed-size string headers)
+   * @throws IllegalStateException if the tensor is closed
+   */
   public long byteSize() {
     long h = acquire();
     try {
@@ -251,6 +401,10 @@ public final class Tensor extends NativeResource {
   /**
    * A direct buffer over the tensor's own memory, in native byte order; read-only for tensors a
    * run returned. Valid until the tensor is closed. Not for string tensors.
+   *
+   * @return a view of the tensor's memory (not a copy)
+   * @throws IllegalArgumentException for a type of variable size (STRING)
+   * @throws IllegalStateException if the tensor is closed
    */
   public ByteBuffer buffer() {
     checkFixedSize(dataType());
@@ -271,6 +425,11 @@ public final class Tensor extends NativeResource {
    * Copies every element into {@code primitiveArray}, whose type must match the data type (see
    * {@link DataType#javaComponent()}) and whose length must be the element count. Allocates
    * nothing.
+   *
+   * @param primitiveArray the destination
+   * @throws IllegalArgumentException if its type or length does not match, or the tensor has no
+   *     fixed-size elements
+   * @throws IllegalStateException if the tensor is closed
    */
   public void copyTo(Object primitiveArray) {
     Objects.requireNonNull(primitiveArray, "destination");
@@ -293,35 +452,96 @@ public final class Tensor extends NativeResource {
     }
   }
 
+  /**
+   * A copy of the elements of FLOAT, in row-major order
+   * (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code float}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public float[] toFloatArray() {
     return (float[]) toArray(float.class);
   }
 
+  /**
+   * A copy of the elements of DOUBLE, in row-major order
+   * (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code double}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public double[] toDoubleArray() {
     return (double[]) toArray(double.class);
   }
 
+  /**
+   * A copy of the elements of a type held as {@code int}s (INT32, UINT32, QINT32), in row-major
+   * order (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code int}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public int[] toIntArray() {
     return (int[]) toArray(int.class);
   }
 
+  /**
+   * A copy of the elements of a type held as {@code long}s (INT64, UINT64), in row-major order
+   * (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code long}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public long[] toLongArray() {
     return (long[]) toArray(long.class);
   }
 
+  /**
+   * A copy of the elements of a type held as {@code short}s (e.g. INT16, HALF bits), in row-major
+   * order (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code short}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public short[] toShortArray() {
     return (short[]) toArray(short.class);
   }
 
+  /**
+   * A copy of the elements of a type held as {@code byte}s (e.g. UINT8, INT8), in row-major order
+   * (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code byte}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public byte[] toByteArray() {
     return (byte[]) toArray(byte.class);
   }
 
+  /**
+   * A copy of the elements of BOOL, in row-major order
+   * (see {@link DataType#javaComponent()}).
+   *
+   * @return a new array
+   * @throws IllegalStateException if the data type's elements are not {@code boolean}s
+   * @throws IllegalStateException if the tensor is closed
+   */
   public boolean[] toBooleanArray() {
     return (boolean[]) toArray(boolean.class);
   }
 
-  /** The elements of a STRING tensor as raw bytes. */
+  /**
+   * The elements of a STRING tensor as raw bytes.
+   *
+   * @return a copy of each element's bytes, in row-major order
+   * @throws IllegalStateException if the tensor is not a STRING tensor, or is closed
+   */
   public byte[][] toBytesArray() {
     if (dataType() != DataType.STRING) {
       throw new IllegalStateException("a " + dataType() + " tensor holds no strings");
@@ -343,7 +563,12 @@ public final class Tensor extends NativeResource {
     return values;
   }
 
-  /** The elements of a STRING tensor decoded as UTF-8 (malformed bytes become U+FFFD). */
+  /**
+   * The elements of a STRING tensor decoded as UTF-8 (malformed bytes become U+FFFD).
+   *
+   * @return the strings, in row-major order
+   * @throws IllegalStateException if the tensor is not a STRING tensor, or is closed
+   */
   public String[] toStringArray() {
     byte[][] bytes = toBytesArray();
     String[] values = new String[bytes.length];
@@ -412,6 +637,9 @@ public final class Tensor extends NativeResource {
   /**
    * The number of elements of a shape ({@code 1} for a scalar); {@link IllegalArgumentException}
    * for a negative dimension or a count that overflows a {@code long}.
+   *
+   * @param shape the dimensions
+   * @return the product of the dimensions
    */
   public static long elementCount(long... shape) {
     Objects.requireNonNull(shape, "shape");

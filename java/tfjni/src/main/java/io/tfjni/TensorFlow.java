@@ -14,18 +14,31 @@ public final class TensorFlow {
     NativeLibrary.ensureLoaded();
   }
 
-  /** TensorFlow's version, as its C API reports it (e.g. "2.18.0"). */
+  /**
+   * TensorFlow's version, as its C API reports it; loads TensorFlow if needed.
+   *
+   * @return the version, e.g. {@code "2.18.0"}
+   */
   public static String version() {
     NativeLibrary.ensureLoaded();
     return nativeVersion();
   }
 
-  /** tfjni's own version. */
+  /**
+   * tfjni's own version, as the build recorded it in the jar (not TensorFlow's: see
+   * {@link #version()}); loads nothing.
+   *
+   * @return the version, e.g. {@code "0.1.0"}; empty if the jar records none
+   */
   public static String tfjniVersion() {
     return NativeLibrary.tfjniVersion();
   }
 
-  /** The file libtensorflow's C API was actually loaded from. */
+  /**
+   * The file libtensorflow's C API was actually loaded from; loads TensorFlow if needed.
+   *
+   * @return the library's path
+   */
   public static String libraryPath() {
     NativeLibrary.ensureLoaded();
     return nativeLibraryPath();
@@ -82,7 +95,11 @@ public final class TensorFlow {
     return OpLibraries.loadAll(directory);
   }
 
-  /** The native objects alive now. */
+  /**
+   * The native objects alive now, by kind; loads TensorFlow if needed.
+   *
+   * @return the counts at the time of the call
+   */
   public static LiveObjects liveObjects() {
     NativeLibrary.ensureLoaded();
     long[] counts = new long[LiveObjects.KINDS + 1];
@@ -97,6 +114,8 @@ public final class TensorFlow {
    * {@code "io.tfjni.leaks"}. Off by default; turn it on with {@code -Dtfjni.leakTracing=true} or
    * the environment variable {@code TFJNI_LEAK_TRACING=1} (the property wins when both are set),
    * or with {@link #setLeakTracing(boolean)}. Tracing costs a stack capture per object made.
+   *
+   * @return true if objects made now are traced
    */
   public static boolean leakTracing() {
     return LeakTracer.enabled();
@@ -105,6 +124,8 @@ public final class TensorFlow {
   /**
    * Turns leak tracing on or off from now on. Objects made while it was off are never traced;
    * objects made while it was on stay traced until closed.
+   *
+   * @param on true to trace objects made from now on, false to stop
    */
   public static void setLeakTracing(boolean on) {
     LeakTracer.setEnabled(on);
@@ -114,12 +135,18 @@ public final class TensorFlow {
    * The traced objects still open, oldest first, each with its creation stack: what to close.
    * Empty unless leak tracing was on when they were made. A reported leak (unreachable, never
    * closed) stays listed, since its native memory is still allocated.
+   *
+   * @return the open traced objects, oldest first
    */
   public static List<OpenObject> openObjects() {
     return LeakTracer.openObjects();
   }
 
-  /** Prints {@link #openObjects()}, one creation stack after another, with a count first. */
+  /**
+   * Prints {@link #openObjects()}, one creation stack after another, with a count first.
+   *
+   * @param out where to print (not closed)
+   */
   public static void printOpenObjects(PrintStream out) {
     List<OpenObject> open = openObjects();
     StringBuilder text = new StringBuilder()

@@ -52,6 +52,11 @@ public final class Main implements Callable<Integer> {
   /** TensorFlow's log level when the user sets none: 2 hides INFO and WARNING lines. */
   static final String DEFAULT_LOG_LEVEL = "2";
 
+  /**
+   * Runs the command line and exits the JVM with its status (see {@link #execute}).
+   *
+   * @param args the command line, e.g. {@code show --dir MODEL --all}
+   */
   public static void main(String[] args) {
     // Before anything loads TensorFlow: quiet by default (NativeLibrary applies it at load).
     if (isEmpty(System.getProperty("tfjni.logLevel"))
@@ -67,7 +72,14 @@ public final class Main implements Callable<Integer> {
     return setting == null || setting.isEmpty();
   }
 
-  /** Runs the command line; returns the exit status. Output goes to {@code out} and {@code err}. */
+  /**
+   * Runs the command line without exiting the JVM.
+   *
+   * @param args the command line, e.g. {@code show --dir MODEL --all}
+   * @param out where results go (not closed)
+   * @param err where errors and warnings go (not closed)
+   * @return the exit status: 0 on success, 2 for bad arguments or inputs, 1 for other failures
+   */
   public static int execute(String[] args, PrintStream out, PrintStream err) {
     PrintWriter outWriter = new PrintWriter(out, true);
     PrintWriter errWriter = new PrintWriter(err, true);

@@ -22,10 +22,13 @@ import io.tfjni.TensorFlow;
  */
 public final class TfjniEngine extends Engine {
   /** The name DJL code checks, e.g. for HWC images in NDImageUtils. */
+  /** The engine's name: DJL's TensorFlow engine's, so a model asking for it gets this one. */
   public static final String ENGINE_NAME = "TensorFlow";
   /** The rank of DJL's own TensorFlow engine: the same default-engine choice as it. */
   static final int RANK = 3;
+  /** The system property setting TensorFlow's inter-op thread count, as DJL's engine reads it. */
   public static final String INTEROP_THREADS = "ai.djl.tensorflow.num_interop_threads";
+  /** The system property setting TensorFlow's intra-op thread count, as DJL's engine reads it. */
   public static final String INTRAOP_THREADS = "ai.djl.tensorflow.num_intraop_threads";
 
   /** Guards {@link #instance}; private so that no user code can hold it. */
@@ -45,7 +48,11 @@ public final class TfjniEngine extends Engine {
     this.arrays = io.tfjni.NDManager.newBaseManager(context);
   }
 
-  /** The engine, created with its eager context on first use. */
+  /**
+   * The engine, created with its eager context on first use.
+   *
+   * @return the one engine of this JVM (never closed: it lives as long as the process)
+   */
   public static TfjniEngine getInstance() {
     TfjniEngine engine = instance;
     if (engine == null) {
@@ -112,13 +119,22 @@ public final class TfjniEngine extends Engine {
     }
   }
 
-  /** Which TensorFlow engine this is: "tfjni VERSION (libtensorflow PATH)". */
+  /**
+   * Which TensorFlow engine this is.
+   *
+   * @return {@code "tfjni VERSION (libtensorflow PATH)"}: tfjni's version and the file
+   *     libtensorflow was loaded from ({@link #getVersion()} is TensorFlow's version)
+   */
   public String getImplementation() {
     return "tfjni " + TensorFlow.tfjniVersion() + " (libtensorflow " + TensorFlow.libraryPath()
         + ")";
   }
 
-  /** The eager context all of this engine's arrays run on. */
+  /**
+   * The eager context all of this engine's arrays run on.
+   *
+   * @return the engine's context, owned by the engine (do not close it)
+   */
   public EagerContext getEagerContext() {
     return context;
   }

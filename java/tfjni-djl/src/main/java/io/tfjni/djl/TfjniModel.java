@@ -208,12 +208,22 @@ public class TfjniModel extends BaseModel {
         + " GraphDef (NAME.pb) in " + modelDir);
   }
 
-  /** The tfjni SavedModel behind this model (null before load or for a frozen graph). */
+  /**
+   * The tfjni SavedModel behind this model.
+   *
+   * @return the model, owned by this model (closed by {@code close()}); null before load or for
+   *     a frozen graph
+   */
   public SavedModel getSavedModel() {
     return savedModel;
   }
 
-  /** The tfjni GraphModel behind this model (null before load or for a SavedModel). */
+  /**
+   * The tfjni GraphModel behind this model.
+   *
+   * @return the graph, owned by this model (closed by {@code close()}); null before load or for
+   *     a SavedModel
+   */
   public GraphModel getGraphModel() {
     return graphModel;
   }

@@ -72,7 +72,11 @@ public class TfjniNDArray implements NDArray {
     return Long.toString(UIDS.incrementAndGet());
   }
 
-  /** The tfjni eager array this DJL array holds (it stays owned by this array). */
+  /**
+   * The tfjni eager array this DJL array holds.
+   *
+   * @return the array, owned by this DJL array (closed with it; do not close it)
+   */
   public io.tfjni.NDArray tfArray() {
     io.tfjni.NDArray value = eager;
     if (value == null || closed) {

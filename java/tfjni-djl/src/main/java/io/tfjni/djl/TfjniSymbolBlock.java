@@ -59,7 +59,11 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     this.outputSpecs = outputSpecs == null ? predictor.outputs() : outputSpecs;
   }
 
-  /** The signature this block runs (null for a frozen graph). */
+  /**
+   * The signature this block runs.
+   *
+   * @return the signature's name and tensors; null for a frozen graph
+   */
   public Signature getSignature() {
     return signature;
   }

@@ -79,7 +79,12 @@ public final class Dtypes {
 
   private Dtypes() {}
 
-  /** E.g. "DT_FLOAT", "DT_FLOAT_REF"; an unknown value prints as its number. */
+  /**
+   * The name of a dtype in TensorFlow's {@code types.proto}.
+   *
+   * @param code a {@code TF_DataType} value, or a reference type's (code + 100)
+   * @return e.g. {@code "DT_FLOAT"}, {@code "DT_FLOAT_REF"}; an unknown value as its number
+   */
   public static String protoName(int code) {
     if (code > REF_OFFSET && code - REF_OFFSET < ROWS.length) {
       return "DT_" + ROWS[code - REF_OFFSET].proto() + "_REF";
@@ -87,7 +92,13 @@ public final class Dtypes {
     return code >= 0 && code < ROWS.length ? "DT_" + ROWS[code].proto() : Integer.toString(code);
   }
 
-  /** E.g. "float32", as in {@code tf.float32}; an unknown value is "dtype" and its number. */
+  /**
+   * The name of a dtype in TensorFlow Python.
+   *
+   * @param code a {@code TF_DataType} value, or a reference type's (code + 100)
+   * @return e.g. {@code "float32"}, as in {@code tf.float32}; an unknown value is
+   *     {@code "dtype"} and its number
+   */
   public static String pythonName(int code) {
     if (code > REF_OFFSET && code - REF_OFFSET < ROWS.length) {
       return ROWS[code - REF_OFFSET].python() + "_ref";
@@ -95,14 +106,23 @@ public final class Dtypes {
     return code >= 0 && code < ROWS.length ? ROWS[code].python() : "dtype" + code;
   }
 
-  /** E.g. "float32" for {@link DataType#FLOAT}. */
+  /**
+   * The name of a dtype in TensorFlow Python.
+   *
+   * @param type the type
+   * @return e.g. {@code "float32"} for {@link DataType#FLOAT}
+   */
   public static String pythonName(DataType type) {
     return pythonName(type.code());
   }
 
   /**
-   * The descr of TensorFlow Python's NumPy array of this dtype: "<f4", "|O" for strings, the
-   * list literal "[('qint8', '|i1')]" for quantized types.
+   * The descr of TensorFlow Python's NumPy array of this dtype: {@code "<f4"}, {@code "|O"} for
+   * strings, the list literal {@code "[('qint8', '|i1')]"} for quantized types.
+   *
+   * @param type the type
+   * @return the {@code .npy} header's descr
+   * @throws IllegalArgumentException for a type no {@code .npy} file holds (e.g. RESOURCE)
    */
   public static String descr(DataType type) {
     String descr = ROWS[type.code()].descr();

@@ -4,7 +4,12 @@ package io.tfjni.numpy;
 public final class Half {
   private Half() {}
 
-  /** IEEE binary16 bits of {@code value}, correctly rounded from the double (as NumPy does). */
+  /**
+   * IEEE binary16 bits of {@code value}, correctly rounded from the double (as NumPy does).
+   *
+   * @param value the number
+   * @return the half's bits
+   */
   public static short fromDouble(double value) {
     int sign = Double.doubleToRawLongBits(value) < 0 ? 0x8000 : 0;
     if (Double.isNaN(value)) {
@@ -30,6 +35,12 @@ public final class Half {
     return (short) (sign | ((exponent + 15) << 10) | (m - 1024));
   }
 
+  /**
+   * The value of IEEE binary16 bits (exact: every half is a double).
+   *
+   * @param bits the half's bits
+   * @return the value
+   */
   public static double toDouble(short bits) {
     int h = bits & 0xffff;
     double sign = (h & 0x8000) != 0 ? -1 : 1;
@@ -44,7 +55,12 @@ public final class Half {
     return sign * (1 + mantissa / 1024.0) * Math.scalb(1.0, exponent - 15);
   }
 
-  /** bfloat16 bits: the double rounded to float, then to bfloat16 (half to even). */
+  /**
+   * bfloat16 bits: the double rounded to float, then to bfloat16 (half to even).
+   *
+   * @param value the number
+   * @return the bfloat16's bits
+   */
   public static short bfloat16FromDouble(double value) {
     int f = Float.floatToRawIntBits((float) value);
     if (Float.isNaN(Float.intBitsToFloat(f))) {
@@ -54,16 +70,32 @@ public final class Half {
     return (short) ((f + 0x7fff + lsb) >>> 16);
   }
 
+  /**
+   * The value of bfloat16 bits (exact).
+   *
+   * @param bits the bfloat16's bits
+   * @return the value
+   */
   public static double bfloat16ToDouble(short bits) {
     return Float.intBitsToFloat((bits & 0xffff) << 16);
   }
 
-  /** float8_e5m2 is the top byte of a binary16. */
+  /**
+   * The value of float8_e5m2 bits, the top byte of a binary16.
+   *
+   * @param bits the float8's bits
+   * @return the value
+   */
   public static double float8e5m2ToDouble(byte bits) {
     return toDouble((short) ((bits & 0xff) << 8));
   }
 
-  /** float8_e4m3fn: bias 7, no infinities, 0x7f and 0xff are NaN. */
+  /**
+   * The value of float8_e4m3fn bits: bias 7, no infinities, 0x7f and 0xff are NaN.
+   *
+   * @param bits the float8's bits
+   * @return the value
+   */
   public static double float8e4m3fnToDouble(byte bits) {
     int b = bits & 0xff;
     double sign = (b & 0x80) != 0 ? -1 : 1;

@@ -31,12 +31,28 @@ public final class Npy {
 
   private Npy() {}
 
-  /** Reads a .npy file into a new tensor of its default dtype (close it). */
+  /**
+   * Reads a .npy file into a new tensor of its default dtype.
+   *
+   * @param file the file
+   * @return a new tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the file is malformed or holds a dtype tfjni cannot hold
+   * @throws IOException if the file cannot be read ({@link java.nio.file.NoSuchFileException} if
+   *     it does not exist)
+   */
   public static Tensor read(Path file) throws IOException {
     return readArray(file).toTensor();
   }
 
-  /** Reads a .npy file. Malformed or unsupported files throw {@link IllegalArgumentException}. */
+  /**
+   * Reads a .npy file.
+   *
+   * @param file the file
+   * @return the array, in Java memory (nothing to close)
+   * @throws IllegalArgumentException if the file is malformed, unsupported or too large
+   * @throws IOException if the file cannot be read ({@link java.nio.file.NoSuchFileException} if
+   *     it does not exist)
+   */
   public static NpyArray readArray(Path file) throws IOException {
     byte[] bytes;
     try {
@@ -49,7 +65,14 @@ public final class Npy {
     return parse(bytes, file.toString());
   }
 
-  /** Parses the bytes of a .npy file; {@code name} names it in error messages. */
+  /**
+   * Parses the bytes of a .npy file.
+   *
+   * @param bytes the file's content
+   * @param name what error messages call it (a path, say)
+   * @return the array, in Java memory (nothing to close)
+   * @throws IllegalArgumentException if the bytes are no .npy file tfjni can read
+   */
   public static NpyArray parse(byte[] bytes, String name) {
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     try {

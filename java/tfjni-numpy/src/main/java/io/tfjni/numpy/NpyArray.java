@@ -43,7 +43,17 @@ public final class NpyArray {
     this.rawWidth = rawWidth;
   }
 
-  /** A fixed-size array: {@code data} holds every element, little-endian, in C order. */
+  /**
+   * A fixed-size array.
+   *
+   * @param descr the NumPy type string, e.g. {@code <f4}
+   * @param dataType the TensorFlow dtype it becomes by default, of fixed size
+   * @param shape the dimensions (copied)
+   * @param data every element, little-endian, in C order (kept, not copied)
+   * @return the array
+   * @throws IllegalArgumentException if {@code data} does not hold the shape's elements of the
+   *     dtype, or a dimension is negative
+   */
   public static NpyArray ofData(String descr, DataType dataType, long[] shape, byte[] data) {
     Objects.requireNonNull(dataType, "dataType");
     long elements = Tensor.elementCount(shape);
@@ -61,7 +71,15 @@ public final class NpyArray {
     return new NpyArray(descr, guess, shape.clone(), data, null, width);
   }
 
-  /** A string array. */
+  /**
+   * A string array.
+   *
+   * @param descr the NumPy type string, e.g. {@code |S5}
+   * @param shape the dimensions (copied)
+   * @param strings each element's bytes, in C order (kept, not copied)
+   * @return the array
+   * @throws IllegalArgumentException if the strings' count is not the shape's element count
+   */
   public static NpyArray ofStrings(String descr, long[] shape, byte[][] strings) {
     long elements = Tensor.elementCount(shape);
     if (strings.length != elements) {
@@ -71,7 +89,11 @@ public final class NpyArray {
     return new NpyArray(descr, DataType.STRING, shape.clone(), null, strings, 0);
   }
 
-  /** The NumPy type string of the file's header, e.g. {@code <f4} or {@code |S5}. */
+  /**
+   * The NumPy type string of the file's header.
+   *
+   * @return e.g. {@code <f4} or {@code |S5}
+   */
   public String descr() {
     return descr;
   }
@@ -79,25 +101,46 @@ public final class NpyArray {
   /**
    * The TensorFlow dtype it becomes by default; null for a raw (void) dtype that has no default
    * TensorFlow type.
+   *
+   * @return the dtype, or null
    */
   public DataType dataType() {
     return dataType;
   }
 
-  /** True for a NumPy void dtype ({@code V}): raw bytes that may be any dtype of that width. */
+  /**
+   * Whether it is a NumPy void dtype ({@code V}): raw bytes that may be any dtype of that width.
+   *
+   * @return true for raw bytes
+   */
   public boolean isRaw() {
     return rawWidth > 0;
   }
 
+  /**
+   * The array's dimensions.
+   *
+   * @return a copy; empty for a scalar
+   */
   public long[] shape() {
     return shape.clone();
   }
 
+  /**
+   * The number of elements.
+   *
+   * @return the product of the dimensions (1 for a scalar)
+   */
   public long elementCount() {
     return Tensor.elementCount(shape);
   }
 
-  /** Little-endian element bytes in C order (a copy); not for strings. */
+  /**
+   * The elements' bytes.
+   *
+   * @return little-endian element bytes in C order (a copy)
+   * @throws IllegalStateException for a string array
+   */
   public byte[] data() {
     if (data == null) {
       throw new IllegalStateException("a string array has no fixed-size data");
@@ -105,7 +148,12 @@ public final class NpyArray {
     return data.clone();
   }
 
-  /** The elements of a string array (copies). */
+  /**
+   * The elements of a string array.
+   *
+   * @return copies of each element's bytes, in C order
+   * @throws IllegalStateException if the array holds no strings
+   */
   public byte[][] strings() {
     if (strings == null) {
       throw new IllegalStateException("a " + descr + " array holds no strings");
@@ -117,7 +165,12 @@ public final class NpyArray {
     return copy;
   }
 
-  /** True if {@link #toTensor(DataType)} accepts {@code wanted}. */
+  /**
+   * Whether {@link #toTensor(DataType)} accepts {@code wanted}.
+   *
+   * @param wanted a dtype
+   * @return true if the array can become a tensor of it
+   */
   public boolean convertsTo(DataType wanted) {
     if (wanted == dataType) {
       return true;
@@ -125,7 +178,12 @@ public final class NpyArray {
     return isRaw() && RAW_TYPES.contains(wanted) && wanted.byteSize() == rawWidth;
   }
 
-  /** A new tensor (close it) of the default dtype. */
+  /**
+   * A new tensor of the default dtype.
+   *
+   * @return the tensor, owned by the caller: close it
+   * @throws IllegalArgumentException for a raw (void) array, which has no default dtype
+   */
   public Tensor toTensor() {
     if (dataType == null) {
       throw new IllegalArgumentException("a " + descr + " array has no default TensorFlow dtype");
@@ -137,6 +195,10 @@ public final class NpyArray {
    * A new tensor (close it) of dtype {@code wanted}, which must be this array's dtype, or, for raw
    * (void) data, a TensorFlow dtype of the same width that NumPy stores as raw bytes (bfloat16,
    * float8, int4, quantized types).
+   *
+   * @param wanted the tensor's dtype
+   * @return the tensor, owned by the caller: close it
+   * @throws IllegalArgumentException if the array cannot become a tensor of {@code wanted}
    */
   public Tensor toTensor(DataType wanted) {
     Objects.requireNonNull(wanted, "wanted");
@@ -152,7 +214,11 @@ public final class NpyArray {
     return Tensor.of(wanted, buffer, shape);
   }
 
-  /** E.g. "float32 [2, 3]" or "raw 2-byte (<V2) [4]". */
+  /**
+   * A short description for messages.
+   *
+   * @return e.g. {@code "float32 [2, 3]"} or {@code "raw 2-byte (<V2) [4]"}
+   */
   public String describe() {
     String type = isRaw() ? "raw " + rawWidth + "-byte (" + descr + ")"
         : dataType == DataType.STRING ? "string (" + descr + ")" : Dtypes.pythonName(dataType);

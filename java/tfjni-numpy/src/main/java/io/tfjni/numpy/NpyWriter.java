@@ -41,13 +41,28 @@ public final class NpyWriter {
 
   private NpyWriter() {}
 
-  /** Writes {@code tensor} to {@code file} (replacing it) as saved_model_cli would. */
+  /**
+   * Writes {@code tensor} to {@code file} (replacing it) as saved_model_cli would.
+   *
+   * @param tensor the value (not closed: it stays the caller's)
+   * @param file the .npy file to write
+   * @throws IllegalArgumentException for a dtype no .npy file holds
+   * @throws IOException if the file cannot be written
+   */
   public static void write(Tensor tensor, Path file) throws IOException {
     try (OutputStream out = Files.newOutputStream(file)) {
       write(tensor, out);
     }
   }
 
+  /**
+   * Writes {@code tensor} as a .npy file's bytes, as saved_model_cli would.
+   *
+   * @param tensor the value (not closed: it stays the caller's)
+   * @param out where the bytes go (not closed)
+   * @throws IllegalArgumentException for a dtype no .npy file holds
+   * @throws IOException if writing fails
+   */
   public static void write(Tensor tensor, OutputStream out) throws IOException {
     DataType type = tensor.dataType();
     long[] shape = tensor.shape();

@@ -21,7 +21,15 @@ public final class Npz {
 
   private Npz() {}
 
-  /** The names of the arrays in the archive, in archive order. */
+  /**
+   * The names of the arrays in the archive.
+   *
+   * @param file the .npz file
+   * @return the names, without {@code .npy}, in archive order
+   * @throws IllegalArgumentException if the file is not a zip archive
+   * @throws IOException if the file cannot be read ({@link java.nio.file.NoSuchFileException} if
+   *     it does not exist)
+   */
   public static List<String> names(Path file) throws IOException {
     try (ZipFile zip = open(file)) {
       List<String> names = new ArrayList<>();
@@ -36,7 +44,17 @@ public final class Npz {
     }
   }
 
-  /** Reads the array {@code name}; an unknown name throws, listing the archive's arrays. */
+  /**
+   * Reads one array of the archive.
+   *
+   * @param file the .npz file
+   * @param name the array's name (its entry without {@code .npy})
+   * @return the array, in Java memory (nothing to close)
+   * @throws IllegalArgumentException for an unknown name (the message lists the archive's
+   *     arrays), a malformed archive or array, or an array over 2 GiB
+   * @throws IOException if the file cannot be read ({@link java.nio.file.NoSuchFileException} if
+   *     it does not exist)
+   */
   public static NpyArray read(Path file, String name) throws IOException {
     try (ZipFile zip = open(file)) {
       ZipEntry entry = zip.getEntry(name + SUFFIX);
@@ -58,7 +76,13 @@ public final class Npz {
     }
   }
 
-  /** True if the file starts like a zip archive (as .npz files do). */
+  /**
+   * Whether the file starts like a zip archive (as .npz files do).
+   *
+   * @param file the file
+   * @return true if its first bytes are a zip entry's signature
+   * @throws IOException if the file cannot be read
+   */
   public static boolean isNpz(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       byte[] head = in.readNBytes(4);

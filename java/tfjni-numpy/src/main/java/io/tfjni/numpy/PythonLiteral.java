@@ -40,7 +40,13 @@ public final class PythonLiteral {
     this.python2Longs = python2Longs;
   }
 
-  /** Parses one literal; anything else throws {@link IllegalArgumentException} saying where. */
+  /**
+   * Parses one literal.
+   *
+   * @param text the literal, e.g. {@code [[1, 2], [3, 4]]}
+   * @return its value, as the class comment lists the types
+   * @throws IllegalArgumentException if the text is not one literal (the message says where)
+   */
   public static Object parse(String text) {
     return new PythonLiteral(text, false).whole();
   }

@@ -55,24 +55,43 @@ import org.apache.spark.sql.types.StructType;
 public final class SavedModelTransformer extends Transformer implements DefaultParamsWritable {
   private static final long serialVersionUID = 1;
 
+  /** The stage's unique id (Spark ML's {@code uid}). */
   private final String uid;
+  /** The param of {@link #modelPath()}. */
   private final Param<String> modelPath;
+  /** The param of {@link #tags()}. */
   private final StringArrayParam tags;
+  /** The param of {@link #signatureKey()}. */
   private final Param<String> signatureKey;
+  /** The param of {@link #inputCols()}. */
   private final StringArrayParam inputCols;
+  /** The param of {@link #inputKeys()}. */
   private final StringArrayParam inputKeys;
+  /** The param of {@link #outputKeys()}. */
   private final StringArrayParam outputKeys;
+  /** The param of {@link #outputCols()}. */
   private final StringArrayParam outputCols;
+  /** The param of {@link #batchSize()}. */
   private final IntParam batchSize;
+  /** The param of {@link #intraOpThreads()}. */
   private final IntParam intraOpThreads;
+  /** The param of {@link #interOpThreads()}. */
   private final IntParam interOpThreads;
+  /** The param of {@link #handleInvalid()}. */
   private final Param<String> handleInvalid;
+  /** The param of {@link #stringsAsBinary()}. */
   private final BooleanParam stringsAsBinary;
 
+  /** A transformer with a random uid and the params' defaults; set the model path and inputs. */
   public SavedModelTransformer() {
     this(Identifiable$.MODULE$.randomUID("tfjniSavedModel"));
   }
 
+  /**
+   * A transformer with this uid (what Spark's reader calls) and the params' defaults.
+   *
+   * @param uid the stage's unique id
+   */
   public SavedModelTransformer(String uid) {
     this.uid = uid;
     modelPath = new Param<>(this, "modelPath", "the SavedModel: a directory on every executor"
@@ -115,119 +134,268 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     return uid;
   }
 
-  /** Reads a transformer saved with {@code write().save(path)}; what PipelineModel.load calls. */
+  /**
+   * Reads a transformer saved with {@code write().save(path)}; what PipelineModel.load calls.
+   *
+   * @return Spark's params reader for this class
+   */
   public static MLReader<SavedModelTransformer> read() {
     return new DefaultParamsReader<>();
   }
 
+  /**
+   * Loads a transformer saved with {@code write().save(path)}.
+   *
+   * @param path where it was saved
+   * @return the transformer, with the saved params
+   */
   public static SavedModelTransformer load(String path) {
     return read().load(path);
   }
 
   // Spark finds params through public methods returning them.
+  /**
+   * The modelPath param: the SavedModel: a directory on every executor (local or shared), the name
+   * of a file shipped with addFile/--files, or a zip of one.
+   *
+   * @return the param
+   */
   public Param<String> modelPath() {
     return modelPath;
   }
 
+  /**
+   * The tags param: the MetaGraph's tags (default: {@code serve}).
+   *
+   * @return the param
+   */
   public StringArrayParam tags() {
     return tags;
   }
 
+  /**
+   * The signatureKey param: the signature to run (default: {@code serving_default}).
+   *
+   * @return the param
+   */
   public Param<String> signatureKey() {
     return signatureKey;
   }
 
+  /**
+   * The inputCols param: the DataFrame columns fed to the model.
+   *
+   * @return the param
+   */
   public StringArrayParam inputCols() {
     return inputCols;
   }
 
+  /**
+   * The inputKeys param: the signature inputs the columns feed, in the same order (default: the
+   * column names).
+   *
+   * @return the param
+   */
   public StringArrayParam inputKeys() {
     return inputKeys;
   }
 
+  /**
+   * The outputKeys param: the signature outputs to add (default: all, in key order).
+   *
+   * @return the param
+   */
   public StringArrayParam outputKeys() {
     return outputKeys;
   }
 
+  /**
+   * The outputCols param: the names of the new columns, in the order of outputKeys (default: the
+   * output keys).
+   *
+   * @return the param
+   */
   public StringArrayParam outputCols() {
     return outputCols;
   }
 
+  /**
+   * The batchSize param: rows per model call, more than 0 (default: 64).
+   *
+   * @return the param
+   */
   public IntParam batchSize() {
     return batchSize;
   }
 
+  /**
+   * The intraOpThreads param: threads one op may use, per executor JVM (default 0: TensorFlow's).
+   *
+   * @return the param
+   */
   public IntParam intraOpThreads() {
     return intraOpThreads;
   }
 
+  /**
+   * The interOpThreads param: threads running independent ops at once, per executor JVM (default 0:
+   * TensorFlow's; -1: every op on the task's own thread).
+   *
+   * @return the param
+   */
   public IntParam interOpThreads() {
     return interOpThreads;
   }
 
+  /**
+   * The handleInvalid param: what a row that cannot feed the model does: {@code error} (the
+   * default) fails the task naming the column and row, {@code skip} drops the row, {@code keep}
+   * keeps it with null outputs.
+   *
+   * @return the param
+   */
   public Param<String> handleInvalid() {
     return handleInvalid;
   }
 
+  /**
+   * The stringsAsBinary param: string outputs as binary columns (raw bytes) rather than UTF-8
+   * string columns (default: false).
+   *
+   * @return the param
+   */
   public BooleanParam stringsAsBinary() {
     return stringsAsBinary;
   }
 
+  /**
+   * Sets {@link #modelPath()}.
+   *
+   * @param value the model's location
+   * @return this transformer
+   */
   public SavedModelTransformer setModelPath(String value) {
     set(modelPath, value);
     return this;
   }
 
+  /**
+   * Sets {@link #tags()}.
+   *
+   * @param value the tags
+   * @return this transformer
+   */
   public SavedModelTransformer setTags(String... value) {
     set(tags, value);
     return this;
   }
 
+  /**
+   * Sets {@link #signatureKey()}.
+   *
+   * @param value the signature's key
+   * @return this transformer
+   */
   public SavedModelTransformer setSignatureKey(String value) {
     set(signatureKey, value);
     return this;
   }
 
+  /**
+   * Sets {@link #inputCols()}.
+   *
+   * @param value the column names
+   * @return this transformer
+   */
   public SavedModelTransformer setInputCols(String... value) {
     set(inputCols, value);
     return this;
   }
 
+  /**
+   * Sets {@link #inputKeys()}.
+   *
+   * @param value the input keys
+   * @return this transformer
+   */
   public SavedModelTransformer setInputKeys(String... value) {
     set(inputKeys, value);
     return this;
   }
 
+  /**
+   * Sets {@link #outputKeys()}.
+   *
+   * @param value the output keys
+   * @return this transformer
+   */
   public SavedModelTransformer setOutputKeys(String... value) {
     set(outputKeys, value);
     return this;
   }
 
+  /**
+   * Sets {@link #outputCols()}.
+   *
+   * @param value the column names
+   * @return this transformer
+   */
   public SavedModelTransformer setOutputCols(String... value) {
     set(outputCols, value);
     return this;
   }
 
+  /**
+   * Sets {@link #batchSize()}.
+   *
+   * @param value the row count
+   * @return this transformer
+   */
   public SavedModelTransformer setBatchSize(int value) {
     set(batchSize, value);
     return this;
   }
 
+  /**
+   * Sets {@link #intraOpThreads()}.
+   *
+   * @param value the thread count, 0 or more
+   * @return this transformer
+   */
   public SavedModelTransformer setIntraOpThreads(int value) {
     set(intraOpThreads, value);
     return this;
   }
 
+  /**
+   * Sets {@link #interOpThreads()}.
+   *
+   * @param value the thread count, 0 or more, or -1
+   * @return this transformer
+   */
   public SavedModelTransformer setInterOpThreads(int value) {
     set(interOpThreads, value);
     return this;
   }
 
+  /**
+   * Sets {@link #handleInvalid()}.
+   *
+   * @param value {@code error}, {@code skip} or {@code keep}
+   * @return this transformer
+   */
   public SavedModelTransformer setHandleInvalid(String value) {
     set(handleInvalid, value);
     return this;
   }
 
+  /**
+   * Sets {@link #stringsAsBinary()}.
+   *
+   * @param value true for binary columns
+   * @return this transformer
+   */
   public SavedModelTransformer setStringsAsBinary(boolean value) {
     set(stringsAsBinary, value);
     return this;
