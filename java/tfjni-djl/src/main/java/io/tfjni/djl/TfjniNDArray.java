@@ -214,12 +214,7 @@ public class TfjniNDArray implements NDArray {
   }
 
   private int normAxis(int axis) {
-    int r = rank();
-    int a = axis < 0 ? axis + r : axis;
-    if (a < 0 || a >= Math.max(r, 1)) {
-      throw new IllegalArgumentException("axis " + axis + " out of range for rank " + r);
-    }
-    return a;
+    return Axes.normalize(axis, rank());
   }
 
   private NDArray reduce(String opName, int[] axes, boolean keepDims) {
@@ -1170,9 +1165,7 @@ public class TfjniNDArray implements NDArray {
   public NDList topK(int k, int axis, boolean largest, boolean sorted) {
     int a = normAxis(axis);
     int r = rank();
-    int[] perm = IntStream.range(0, r).toArray();
-    perm[a] = r - 1;
-    perm[r - 1] = a;
+    int[] perm = Axes.swapWithLast(r, a);
     boolean moved = a != r - 1;
     try (NDArray swapped = moved ? transpose(perm) : null;
         NDArray source = largest ? null : (moved ? swapped : this).neg()) {
@@ -1357,9 +1350,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray reshape(Shape newShape) {
-    try (io.tfjni.NDArray dims = longVector(newShape.getShape())) {
-      return wrap(op("Reshape").addInput(tfArray()).addInput(dims).build());
-    }
+    return wrap(tfArray().reshape(newShape.getShape()));
   }
 
   @Override
@@ -1370,8 +1361,8 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray flatten(int startDim, int endDim) {
     long[] dims = getShape().getShape();
-    int s = startDim < 0 ? startDim + dims.length : startDim;
-    int e = endDim < 0 ? endDim + dims.length : endDim;
+    int s = normAxis(startDim);
+    int e = normAxis(endDim);
     long[] out = new long[dims.length - (e - s)];
     int j = 0;
     for (int i = 0; i < s; i++) {
@@ -1390,9 +1381,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray expandDims(int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("ExpandDims").addInput(tfArray()).addInput(ax).build());
-    }
+    return wrap(tfArray().expandDims(axis));
   }
 
   @Override
@@ -1408,18 +1397,12 @@ public class TfjniNDArray implements NDArray {
             + dims[a]);
       }
     }
-    long[] a = Arrays.stream(axes).mapToLong(i -> i).toArray();
-    return wrap(op("Squeeze").addInput(tfArray()).setAttr("squeeze_dims", a).build());
+    return wrap(tfArray().squeeze(axes));
   }
 
   @Override
   public NDArray transpose() {
-    int r = rank();
-    int[] perm = new int[r];
-    for (int i = 0; i < r; i++) {
-      perm[i] = r - 1 - i;
-    }
-    return transpose(perm);
+    return wrap(tfArray().transpose());
   }
 
   @Override
@@ -1428,16 +1411,12 @@ public class TfjniNDArray implements NDArray {
       throw new IllegalArgumentException("transpose needs " + rank() + " axes, got "
           + axes.length);
     }
-    try (io.tfjni.NDArray perm = intVector(axes)) {
-      return wrap(op("Transpose").addInput(tfArray()).addInput(perm).build());
-    }
+    return wrap(tfArray().transpose(axes));
   }
 
   @Override
   public NDArray broadcast(Shape target) {
-    try (io.tfjni.NDArray dims = longVector(target.getShape())) {
-      return wrap(op("BroadcastTo").addInput(tfArray()).addInput(dims).build());
-    }
+    return wrap(tfArray().broadcastTo(target.getShape()));
   }
 
   @Override
@@ -1467,11 +1446,7 @@ public class TfjniNDArray implements NDArray {
       System.arraycopy(sizes, 0, withFirst, 1, sizes.length);
       sizes = withFirst;
     }
-    io.tfjni.NDArray[] parts;
-    try (io.tfjni.NDArray sz = longVector(sizes); io.tfjni.NDArray ax = tf().scalar(a)) {
-      parts = op("SplitV").addInput(tfArray()).addInput(sz).addInput(ax)
-          .setAttr("num_split", sizes.length).buildAll();
-    }
+    io.tfjni.NDArray[] parts = tfArray().split(sizes, a);
     NDList out = new NDList(parts.length);
     for (io.tfjni.NDArray part : parts) {
       out.add(wrap(part));
@@ -1511,8 +1486,8 @@ public class TfjniNDArray implements NDArray {
       System.arraycopy(repeats, 0, full, r - repeats.length, repeats.length);
       repeats = full;
     }
-    try (io.tfjni.NDArray m = longVector(repeats)) {
-      return wrap(op("Tile").addInput(((TfjniNDArray) source).tfArray()).addInput(m).build());
+    try {
+      return wrap(((TfjniNDArray) source).tfArray().tile(repeats));
     } finally {
       if (expanded != null) {
         expanded.close();
@@ -1592,16 +1567,12 @@ public class TfjniNDArray implements NDArray {
   public NDArray pad(Shape padding, double padValue) {
     long[] p = padding.getShape();
     int r = rank();
-    long[] pairs = new long[2 * r];
+    long[][] pairs = new long[r][2];
     // DJL (PyTorch style): pairs from the last axis backwards.
     for (int i = 0; i < p.length / 2; i++) {
-      int axis = r - 1 - i;
-      pairs[2 * axis] = p[2 * i];
-      pairs[2 * axis + 1] = p[2 * i + 1];
+      pairs[r - 1 - i] = new long[] {p[2 * i], p[2 * i + 1]};
     }
-    try (io.tfjni.NDArray pads = tf().create(pairs, r, 2); io.tfjni.NDArray v = scalar(padValue)) {
-      return wrap(op("PadV2").addInput(tfArray()).addInput(pads).addInput(v).build());
-    }
+    return wrap(tfArray().pad(pairs, padValue));
   }
 
   // ---- linear algebra ------------------------------------------------------------------------
@@ -1741,9 +1712,7 @@ public class TfjniNDArray implements NDArray {
         size[d] = indexDims[d];
       }
     }
-    int[] perm = IntStream.range(0, r).toArray();
-    perm[a] = r - 1;
-    perm[r - 1] = a;
+    int[] perm = Axes.swapWithLast(r, a);
     try (io.tfjni.NDArray cut = tfArray().slice(new long[r], size);
         io.tfjni.NDArray moved = cut.transpose(perm);
         io.tfjni.NDArray cast = indexCast(index);
@@ -1956,7 +1925,7 @@ public class TfjniNDArray implements NDArray {
     }
   }
 
-  // ---- not (yet) implemented -----------------------------------------------------------------
+  // ---- dense form, rotation, Fourier transforms, differences ----------------------------------
 
   @Override
   public NDArray toDense() {

@@ -286,7 +286,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
     }
     // Inference: the running statistics of the channel axis, broadcast along it.
     int rank = input.getShape().dimension();
-    int channelAxis = axis < 0 ? axis + rank : axis;
+    int channelAxis = Axes.normalize(axis, rank);
     long[] dims = new long[rank];
     java.util.Arrays.fill(dims, 1);
     dims[channelAxis] = -1;
