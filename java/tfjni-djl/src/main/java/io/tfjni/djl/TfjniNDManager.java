@@ -160,8 +160,7 @@ public class TfjniNDManager extends BaseNDManager {
     io.tfjni.DataType tfType = DataTypes.toTf(dataType);
     long[] dims = shape.getShape();
     if (data instanceof ByteBuffer) {
-      ByteBuffer bytes = ((ByteBuffer) data).duplicate().order(ByteOrder.nativeOrder());
-      return wrap(io.tfjni.Tensor.of(tfType, fromBytes(bytes, tfType, size), dims));
+      return wrap(tensorOf((ByteBuffer) data, tfType, size, dims));
     }
     Object values = fromTyped(data, size);
     Class<?> component = values.getClass().getComponentType();
@@ -191,42 +190,29 @@ public class TfjniNDManager extends BaseNDManager {
     return io.tfjni.DataType.INT8;
   }
 
-  /** The elements of a native-order byte buffer as tfjni's primitive array for the type. */
-  private static Object fromBytes(ByteBuffer bytes, io.tfjni.DataType type, int size) {
-    Class<?> component = type.javaComponent();
-    int n = size * type.componentsPerElement();
-    if (component == float.class) {
-      float[] out = new float[n];
-      bytes.asFloatBuffer().get(out);
-      return out;
-    } else if (component == double.class) {
-      double[] out = new double[n];
-      bytes.asDoubleBuffer().get(out);
-      return out;
-    } else if (component == int.class) {
-      int[] out = new int[n];
-      bytes.asIntBuffer().get(out);
-      return out;
-    } else if (component == long.class) {
-      long[] out = new long[n];
-      bytes.asLongBuffer().get(out);
-      return out;
-    } else if (component == short.class) {
-      short[] out = new short[n];
-      bytes.asShortBuffer().get(out);
-      return out;
-    } else if (component == boolean.class) {
-      boolean[] out = new boolean[n];
-      for (int i = 0; i < n; i++) {
-        out[i] = bytes.get() != 0;
+  /**
+   * A tensor of the buffer's next {@code size} elements (native byte order), copied once, straight
+   * into TensorFlow's memory. BOOL bytes are read as C does, any non-zero byte true.
+   */
+  private static io.tfjni.Tensor tensorOf(ByteBuffer data, io.tfjni.DataType type, int size,
+      long[] dims) {
+    ByteBuffer bytes = data.duplicate();
+    bytes.limit(bytes.position() + size * type.byteSize());
+    io.tfjni.Tensor tensor = io.tfjni.Tensor.allocate(type, dims);
+    try {
+      ByteBuffer target = tensor.buffer();
+      if (type == io.tfjni.DataType.BOOL) {
+        while (bytes.hasRemaining()) {
+          target.put(bytes.get() != 0 ? (byte) 1 : (byte) 0);
+        }
+      } else {
+        target.put(bytes);
       }
-      return out;
-    } else if (component == byte.class) {
-      byte[] out = new byte[n];
-      bytes.get(out);
-      return out;
+      return tensor;
+    } catch (RuntimeException e) {
+      tensor.close();
+      throw e;
     }
-    throw new UnsupportedOperationException("no array of TensorFlow type " + type);
   }
 
   private static Object fromTyped(Buffer data, int size) {
