@@ -74,7 +74,6 @@ final class TfjniPredictor<I, O> extends Predictor<I, O> {
     }
   }
 
-  @SuppressWarnings("PMD.AvoidRethrowingException")
   private List<O> predictIn(TranslatorContext ctx, List<I> inputs) throws TranslateException {
     try {
       if (!prepared) {
