@@ -4,7 +4,6 @@ import ai.djl.ndarray.types.Shape;
 import io.tfjni.DataType;
 import io.tfjni.NDArray;
 import io.tfjni.NDManager;
-import io.tfjni.OpBuilder;
 
 /**
  * DJL's pooling and convolution layers (channels-first: NCW, NCHW, NCDHW) on TensorFlow's
@@ -31,7 +30,7 @@ final class Layers {
     try (Temporaries t = new Temporaries()) {
       NDArray in = x;
       if (spatial == 1) {
-        in = t.add(expandDims(tf, x, 2));
+        in = t.add(x.expandDims(2));
         k = new long[] {1, k[0]};
         s = new long[] {1, s[0]};
         p = new long[] {0, p[0]};
@@ -57,7 +56,7 @@ final class Layers {
         extra[i] = Math.max(0, (out - 1) * s[i] + k[i] - (length[i] + 2 * p[i]));
         padded |= p[i] > 0 || extra[i] > 0;
       }
-      NDArray last = t.add(channelsLast(tf, in));
+      NDArray last = t.add(channelsLast(in));
       NDArray source = last;
       if (kind == Pool.LP) {
         try (NDArray e = tf.scalar(last.dataType(), normType)) {
@@ -65,7 +64,7 @@ final class Layers {
         }
       }
       Number fill = kind == Pool.MAX ? Double.NEGATIVE_INFINITY : 0;
-      NDArray window = padded ? t.add(pad(tf, source, p, extra, fill)) : source;
+      NDArray window = padded ? t.add(pad(source, p, extra, fill)) : source;
       long[] ksize = withUnitEnds(k);
       long[] strides = withUnitEnds(s);
       String opName = (kind == Pool.MAX ? "MaxPool" : "AvgPool") + (d == 3 ? "3D" : "");
@@ -88,8 +87,8 @@ final class Layers {
           result = t.add(tf.opBuilder("Pow").addInput(sum).addInput(root).build());
         }
       }
-      NDArray first = channelsFirst(tf, result);
-      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+      NDArray first = channelsFirst(result);
+      return spatial == 1 ? t.add(first).squeeze(2) : first;
     }
   }
 
@@ -137,15 +136,15 @@ final class Layers {
       NDArray in = x;
       NDArray w = weight;
       if (spatial == 1) {
-        in = t.add(expandDims(tf, x, 2));
-        w = t.add(expandDims(tf, weight, 2));
+        in = t.add(x.expandDims(2));
+        w = t.add(weight.expandDims(2));
         s = new long[] {1, s[0]};
         p = new long[] {0, p[0]};
         dil = new long[] {1, dil[0]};
       }
       int d = s.length;
-      NDArray last = t.add(channelsLast(tf, in));
-      NDArray padded = nonZero(p) ? t.add(pad(tf, last, p, new long[d], 0)) : last;
+      NDArray last = t.add(channelsLast(in));
+      NDArray padded = nonZero(p) ? t.add(pad(last, p, new long[d], 0)) : last;
       // (out, in, k...) -> (k..., in, out), TensorFlow's filter layout.
       int[] perm = new int[d + 2];
       for (int i = 0; i < d; i++) {
@@ -153,7 +152,7 @@ final class Layers {
       }
       perm[d] = 1;
       perm[d + 1] = 0;
-      NDArray filter = t.add(transpose(tf, w, perm));
+      NDArray filter = t.add(w.transpose(perm));
       String opName = d == 3 ? "Conv3D" : "Conv2D";
       long[] strides = withUnitEnds(s);
       long[] dilations = withUnitEnds(dil);
@@ -161,8 +160,8 @@ final class Layers {
       if (groups == 1) {
         conv = t.add(conv(tf, opName, padded, filter, strides, dilations));
       } else {
-        NDArray[] inputs = split(tf, padded, groups);
-        NDArray[] filters = split(tf, filter, groups);
+        NDArray[] inputs = padded.split(groups, -1);
+        NDArray[] filters = filter.split(groups, -1);
         NDArray[] parts = new NDArray[groups];
         for (int g = 0; g < groups; g++) {
           t.add(inputs[g]);
@@ -177,8 +176,8 @@ final class Layers {
       }
       NDArray biased = bias == null ? conv
           : t.add(tf.opBuilder("BiasAdd").addInput(conv).addInput(bias).build());
-      NDArray first = channelsFirst(tf, biased);
-      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+      NDArray first = channelsFirst(biased);
+      return spatial == 1 ? t.add(first).squeeze(2) : first;
     }
   }
 
@@ -203,8 +202,8 @@ final class Layers {
       NDArray in = x;
       NDArray w = weight;
       if (spatial == 1) {
-        in = t.add(expandDims(tf, x, 2));
-        w = t.add(expandDims(tf, weight, 2));
+        in = t.add(x.expandDims(2));
+        w = t.add(weight.expandDims(2));
         s = new long[] {1, s[0]};
         p = new long[] {0, p[0]};
         op = new long[] {0, op[0]};
@@ -230,7 +229,7 @@ final class Layers {
               + op[i] + " leave no valid output");
         }
       }
-      NDArray last = t.add(channelsLast(tf, in));
+      NDArray last = t.add(channelsLast(in));
       // (in, out, k...) -> (k..., out, in): the filter of the convolution this one transposes.
       int[] perm = new int[d + 2];
       for (int i = 0; i < d; i++) {
@@ -238,15 +237,15 @@ final class Layers {
       }
       perm[d] = 1;
       perm[d + 1] = 0;
-      NDArray filter = t.add(transpose(tf, w, perm));
+      NDArray filter = t.add(w.transpose(perm));
       NDArray sizes = t.add(tf.create(toInts(full), full.length));
       String opName = d == 3 ? "Conv3DBackpropInputV2" : "Conv2DBackpropInput";
       NDArray deconv;
       if (groups == 1) {
         deconv = t.add(transposedConv(tf, opName, sizes, filter, last, s, dil));
       } else {
-        NDArray[] inputs = split(tf, last, groups);
-        NDArray[] filters = split(tf, filter, groups);
+        NDArray[] inputs = last.split(groups, -1);
+        NDArray[] filters = filter.split(groups, -1);
         for (int g = 0; g < groups; g++) {
           t.add(inputs[g]);
           t.add(filters[g]);
@@ -265,8 +264,8 @@ final class Layers {
           .build());
       NDArray biased = bias == null ? cropped
           : t.add(tf.opBuilder("BiasAdd").addInput(cropped).addInput(bias).build());
-      NDArray first = channelsFirst(tf, biased);
-      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+      NDArray first = channelsFirst(biased);
+      return spatial == 1 ? t.add(first).squeeze(2) : first;
     }
   }
 
@@ -288,7 +287,7 @@ final class Layers {
           + (mode == 0 ? "NEAREST" : "AREA"));
     }
     try (Temporaries t = new Temporaries()) {
-      NDArray last = t.add(channelsLast(tf, x));
+      NDArray last = t.add(channelsLast(x));
       NDArray input = last.dataType() == DataType.FLOAT ? last
           : t.add(last.cast(DataType.FLOAT));
       NDArray dims = t.add(tf.create(toInts(size), 2));
@@ -310,7 +309,7 @@ final class Layers {
             .setAttr("kernel_type", mode == 1 ? "triangle" : "keyscubic")
             .setAttr("antialias", true).build());
       }
-      return channelsFirst(tf, resized);
+      return channelsFirst(resized);
     }
   }
 
@@ -329,14 +328,6 @@ final class Layers {
         .setAttr("padding", "VALID").setAttr("dilations", dilations).build();
   }
 
-  /** {@code groups} equal parts of the last axis (the caller closes them). */
-  private static NDArray[] split(NDManager tf, NDArray x, int groups) {
-    try (NDArray ax = tf.scalar(-1)) {
-      return tf.opBuilder("Split").addInput(ax).addInput(x).setAttr("num_split", (long) groups)
-          .buildAll();
-    }
-  }
-
   /** A mask of the counted cells (1) padded like the input, average-pooled as the input was. */
   private static NDArray cellCount(NDManager tf, DataType type, long[] length, long[] p,
       long[] extra, boolean countPadding, String opName, long[] ksize, long[] strides) {
@@ -351,10 +342,10 @@ final class Layers {
       NDArray ones = t.add(tf.opBuilder("Fill").addInput(shape).addInput(one).build());
       NDArray mask;
       if (countPadding) {
-        NDArray withPadding = t.add(pad(tf, ones, p, new long[d], 1));
-        mask = t.add(pad(tf, withPadding, new long[d], extra, 0));
+        NDArray withPadding = t.add(pad(ones, p, new long[d], 1));
+        mask = t.add(pad(withPadding, new long[d], extra, 0));
       } else {
-        mask = t.add(pad(tf, ones, p, extra, 0));
+        mask = t.add(pad(ones, p, extra, 0));
       }
       return tf.opBuilder(opName).addInput(mask).setAttr("ksize", ksize)
           .setAttr("strides", strides).setAttr("padding", "VALID").build();
@@ -362,57 +353,33 @@ final class Layers {
   }
 
   /** Pads the spatial axes of a channels-last array: before[i] and after[i] + extra[i]. */
-  private static NDArray pad(NDManager tf, NDArray x, long[] before, long[] extra, Number fill) {
+  private static NDArray pad(NDArray x, long[] before, long[] extra, Number fill) {
     int d = before.length;
-    int[] pads = new int[2 * (d + 2)];
+    long[][] pads = new long[d + 2][2];
     for (int i = 0; i < d; i++) {
-      pads[2 * (i + 1)] = Math.toIntExact(before[i]);
-      pads[2 * (i + 1) + 1] = Math.toIntExact(before[i] + extra[i]);
+      pads[i + 1] = new long[] {before[i], before[i] + extra[i]};
     }
-    try (NDArray paddings = tf.create(pads, d + 2, 2);
-        NDArray value = tf.scalar(x.dataType(), fill)) {
-      return tf.opBuilder("PadV2").addInput(x).addInput(paddings).addInput(value).build();
-    }
+    return x.pad(pads, fill);
   }
 
-  private static NDArray channelsLast(NDManager tf, NDArray x) {
+  private static NDArray channelsLast(NDArray x) {
     int rank = x.shape().length;
     int[] perm = new int[rank];
     for (int i = 1; i < rank - 1; i++) {
       perm[i] = i + 1;
     }
     perm[rank - 1] = 1;
-    return transpose(tf, x, perm);
+    return x.transpose(perm);
   }
 
-  private static NDArray channelsFirst(NDManager tf, NDArray x) {
+  private static NDArray channelsFirst(NDArray x) {
     int rank = x.shape().length;
     int[] perm = new int[rank];
     perm[1] = rank - 1;
     for (int i = 2; i < rank; i++) {
       perm[i] = i - 1;
     }
-    return transpose(tf, x, perm);
-  }
-
-  private static NDArray transpose(NDManager tf, NDArray x, int[] perm) {
-    try (NDArray pm = tf.create(perm, perm.length)) {
-      return tf.opBuilder("Transpose").addInput(x).addInput(pm).build();
-    }
-  }
-
-  private static NDArray expandDims(NDManager tf, NDArray x, int axis) {
-    try (NDArray ax = tf.scalar(axis)) {
-      return tf.opBuilder("ExpandDims").addInput(x).addInput(ax).build();
-    }
-  }
-
-  /** Squeezes {@code axis} of {@code x}, which joins the temporaries. */
-  private static NDArray squeezeInto(Temporaries t, NDManager tf, NDArray x, int axis) {
-    t.add(x);
-    OpBuilder op = tf.opBuilder("Squeeze").addInput(x).setAttr("squeeze_dims",
-        new long[] {axis});
-    return op.build();
+    return x.transpose(perm);
   }
 
   private static void checkSpatial(String what, int spatial) {
