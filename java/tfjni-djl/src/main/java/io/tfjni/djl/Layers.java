@@ -4,6 +4,7 @@ import ai.djl.ndarray.types.Shape;
 import io.tfjni.DataType;
 import io.tfjni.NDArray;
 import io.tfjni.NDManager;
+import java.util.Arrays;
 
 /**
  * DJL's pooling and convolution layers (channels-first: NCW, NCHW, NCDHW) on TensorFlow's
@@ -322,6 +323,54 @@ final class Layers {
         .setAttr("dilations", withUnitEnds(dilations)).build();
   }
 
+  /**
+   * (x - mean) / sqrt(var + eps) over the trailing {@code normalizedAxes} axes, then times gamma
+   * plus beta (either may be null).
+   */
+  static NDArray layerNorm(NDArray x, int normalizedAxes, NDArray gamma, NDArray beta,
+      float eps) {
+    int rank = x.shape().length;
+    int[] axes = new int[normalizedAxes];
+    for (int i = 0; i < axes.length; i++) {
+      axes[i] = rank - normalizedAxes + i;
+    }
+    try (Temporaries t = new Temporaries()) {
+      NDArray centered = t.add(x.sub(t.add(x.mean(axes, true))));
+      NDArray variance = t.add(t.add(centered.square()).mean(axes, true));
+      NDArray std = t.add(t.add(variance.add(eps)).sqrt());
+      return affine(t, centered.div(std), gamma, beta);
+    }
+  }
+
+  /**
+   * Inference batch norm: (x - mean) / sqrt(var + eps) times gamma plus beta (either may be
+   * null), the running statistics and parameters laid along {@code channelAxis}.
+   */
+  static NDArray batchNorm(NDArray x, NDArray mean, NDArray variance, NDArray gamma,
+      NDArray beta, int channelAxis, float eps) {
+    long[] dims = new long[x.shape().length];
+    Arrays.fill(dims, 1);
+    dims[channelAxis] = -1;
+    try (Temporaries t = new Temporaries()) {
+      NDArray centered = t.add(x.sub(t.add(mean.reshape(dims))));
+      NDArray std = t.add(t.add(t.add(variance.reshape(dims)).add(eps)).sqrt());
+      return affine(t, centered.div(std), gamma == null ? null : t.add(gamma.reshape(dims)),
+          beta == null ? null : t.add(beta.reshape(dims)));
+    }
+  }
+
+  /** {@code x} times gamma plus beta, either of which may be null; x joins t if replaced. */
+  private static NDArray affine(Temporaries t, NDArray x, NDArray gamma, NDArray beta) {
+    NDArray out = x;
+    if (gamma != null) {
+      out = t.add(out).mul(gamma);
+    }
+    if (beta != null) {
+      out = t.add(out).add(beta);
+    }
+    return out;
+  }
+
   private static NDArray conv(NDManager tf, String opName, NDArray x, NDArray filter,
       long[] strides, long[] dilations) {
     return tf.opBuilder(opName).addInput(x).addInput(filter).setAttr("strides", strides)
@@ -393,7 +442,7 @@ final class Layers {
   private static long[] dims(Shape shape, int spatial, long fallback, String name) {
     long[] out = new long[spatial];
     if (shape == null || shape.dimension() == 0) {
-      java.util.Arrays.fill(out, fallback);
+      Arrays.fill(out, fallback);
       return out;
     }
     if (shape.dimension() != spatial) {
@@ -418,7 +467,7 @@ final class Layers {
   }
 
   private static long[] slice(long[] values, int from, int count) {
-    return java.util.Arrays.copyOfRange(values, from, from + count);
+    return Arrays.copyOfRange(values, from, from + count);
   }
 
   private static int[] toInts(long[] values) {
