@@ -9,7 +9,6 @@ import ai.djl.nn.SymbolBlock;
 import io.tfjni.EagerContext;
 import io.tfjni.SessionOptions;
 import io.tfjni.TensorFlow;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * tfjni as DJL's "TensorFlow" engine. One instance per process, with one eager context whose
@@ -37,8 +36,10 @@ public final class TfjniEngine extends Engine {
 
   private final EagerContext context;
   private final io.tfjni.NDManager arrays;
+  /** Guards the seed and {@link #randomDraws}. */
+  private final Object randomLock = new Object();
   /** Random ops drawn since the seed was set: with the seed, the seed of a stateless random op. */
-  private final AtomicLong randomDraws = new AtomicLong();
+  private long randomDraws;
   private TfjniNDManager systemManager;
 
   private TfjniEngine() {
@@ -121,9 +122,9 @@ public final class TfjniEngine extends Engine {
    */
   @Override
   public void setRandomSeed(int seed) {
-    synchronized (randomDraws) {
+    synchronized (randomLock) {
       super.setRandomSeed(seed);
-      randomDraws.set(0);
+      randomDraws = 0;
     }
   }
 
@@ -132,9 +133,9 @@ public final class TfjniEngine extends Engine {
    * and the number of the draw since.
    */
   long[] nextRandomSeed() {
-    synchronized (randomDraws) {
+    synchronized (randomLock) {
       Integer seed = getSeed();
-      return new long[] {seed == null ? System.nanoTime() : seed, randomDraws.incrementAndGet()};
+      return new long[] {seed == null ? System.nanoTime() : seed, ++randomDraws};
     }
   }
 

@@ -292,8 +292,8 @@ public class TfjniNDArray implements NDArray {
   }
 
   /**
-   * Back from {@link #tempAttach}: to its manager even if that is capped since, as in DJL's
-   * engines (a cap stops new arrays joining a manager, not its own returning).
+   * Back from {@link #tempAttach}: to its manager even if that manager was capped meanwhile, as
+   * in DJL's engines (a cap stops new arrays joining a manager, not its own coming back).
    */
   @Override
   public void returnResource(NDManager original) {
