@@ -22,6 +22,7 @@ import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.Metadata;
@@ -240,23 +241,31 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
   }
 
   /**
-   * Runs over the dataset's internal rows (the query engine's own, unboxed), so the input is
-   * planned here, like {@code Dataset.rdd}: with adaptive execution, the stages before it (a
-   * shuffle) run now rather than at the first action.
+   * A batch DataFrame of this JVM's Spark runs over its internal rows (the query engine's own,
+   * unboxed), so the input is planned here, like {@code Dataset.rdd}: with adaptive execution,
+   * the stages before it (a shuffle) run now rather than at the first action. A streaming
+   * DataFrame, or one of a Spark Connect client, goes through the public API instead
+   * ({@link #transformRows}).
    */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
-    if (dataset.isStreaming()) {
-      throw new UnsupportedOperationException("SavedModelTransformer transforms batch DataFrames;"
-          + " for a stream, call it in foreachBatch");
+    if (dataset.isStreaming()
+        || !(dataset.toDF() instanceof org.apache.spark.sql.classic.Dataset<Row> frame)) {
+      return transformRows(dataset);
     }
     InferencePlan plan = plan(dataset.schema());
-    org.apache.spark.sql.classic.Dataset<Row> frame =
-        (org.apache.spark.sql.classic.Dataset<Row>) dataset.toDF();
     JavaRDD<InternalRow> rows = frame.queryExecution().toRdd().toJavaRDD();
     return frame.sparkSession().internalCreateDataFrame(
         rows.mapPartitions(new PartitionInference(plan), true).rdd(),
         outputSchema(dataset.schema(), plan), false);
+  }
+
+  /** The same rows as {@link #transform}, planned through the public API's mapPartitions. */
+  Dataset<Row> transformRows(Dataset<?> dataset) {
+    InferencePlan plan = plan(dataset.schema());
+    StructType output = outputSchema(dataset.schema(), plan);
+    return dataset.toDF().mapPartitions(new RowInference(plan, dataset.schema(), output),
+        Encoders.row(output));
   }
 
   /** The input columns, then one column per output. */

@@ -25,6 +25,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -450,11 +452,42 @@ class SavedModelTransformerTest {
   }
 
   @Test
-  void aStreamIsRefusedWithWhatToDoInstead() {
-    Dataset<Row> stream = spark.readStream().format("rate").load();
-    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-        () -> add().setInputCols("value").transform(stream));
-    assertTrue(e.getMessage().contains("foreachBatch"), e.getMessage());
+  void aStreamScoresItsRowsAsPythonDoes() throws Exception {
+    Path dir = java.nio.file.Files.createTempDirectory("tfjni-spark-stream");
+    digits(3).write().parquet(dir.resolve("in").toString());
+    Dataset<Row> stream = spark.readStream().schema(digits(1).schema())
+        .parquet(dir.resolve("in").toString());
+    StreamingQuery query = digitsTransformer().setBatchSize(32).transform(stream).writeStream()
+        .format("memory").queryName("scored_digits").outputMode("append")
+        .option("checkpointLocation", dir.resolve("checkpoint").toString())
+        .trigger(Trigger.AvailableNow()).start();
+    try {
+      assertTrue(query.awaitTermination(120_000), "the query ends once the files are read");
+      assertPythonsProbabilities(probabilities(spark.table("scored_digits")), "streamed");
+    } finally {
+      query.stop();
+    }
+  }
+
+  /** The public API's path, which streams take, on a batch DataFrame too. */
+  @Test
+  void thePublicApiPathScoresAsTheInternalOneDoes() {
+    SavedModelTransformer transformer = digitsTransformer().setBatchSize(16);
+    assertPythonsProbabilities(probabilities(transformer.transformRows(digits(3))), "rows");
+    List<Row> kept = transformer.setHandleInvalid("keep").transformRows(wrongShapeRows())
+        .orderBy("id").collectAsList();
+    assertNull(kept.get(1).get(2), "a bad row kept with null outputs");
+    assertEquals(10, kept.get(0).getList(2).size());
+  }
+
+  private static void assertPythonsProbabilities(float[][] byId, String path) {
+    for (int i = 0; i < DIGITS; i++) {
+      for (int c = 0; c < 10; c++) {
+        float expected = pythonProbabilities[i * 10 + c];
+        assertEquals(expected, byId[i][c], 1e-6 + 1e-5 * Math.abs(expected),
+            "digit " + i + " class " + c + " through the " + path + " path");
+      }
+    }
   }
 
   private static Dataset<Row> withBadRows() {
@@ -505,8 +538,8 @@ class SavedModelTransformerTest {
     assertEquals(3f, out.get(0).getFloat(3));  // 1 + 2
   }
 
-  @Test
-  void rowsOfTheWrongShapeAreBadRows() {
+  /** Rows 0 and 3 hold 64 pixels, row 1 63 and row 2 65, in one partition. */
+  private static Dataset<Row> wrongShapeRows() {
     List<Row> rows = new ArrayList<>();
     for (int n : new int[] {64, 63, 65, 64}) {
       List<Float> pixels = new ArrayList<>();
@@ -517,7 +550,12 @@ class SavedModelTransformerTest {
     }
     StructType schema = new StructType().add("id", DataTypes.IntegerType)
         .add("pixels", DataTypes.createArrayType(DataTypes.FloatType, false));
-    Dataset<Row> frame = spark.createDataFrame(rows, schema).coalesce(1);
+    return spark.createDataFrame(rows, schema).coalesce(1);
+  }
+
+  @Test
+  void rowsOfTheWrongShapeAreBadRows() {
+    Dataset<Row> frame = wrongShapeRows();
     // Batch size 1: the bad row starts a batch; 64: it joins one. The same words either way.
     for (int batch : new int[] {1, 64}) {
       SparkException failed = assertThrows(SparkException.class,
