@@ -175,6 +175,55 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     return stringsAsBinary;
   }
 
+  // Typed getters: the value set, else the default (a param with neither throws, as Spark's).
+  public String getModelPath() {
+    return $(modelPath);
+  }
+
+  public String[] getTags() {
+    return $(tags);
+  }
+
+  public String getSignatureKey() {
+    return $(signatureKey);
+  }
+
+  public String[] getInputCols() {
+    return $(inputCols);
+  }
+
+  public String[] getInputKeys() {
+    return $(inputKeys);
+  }
+
+  public String[] getOutputKeys() {
+    return $(outputKeys);
+  }
+
+  public String[] getOutputCols() {
+    return $(outputCols);
+  }
+
+  public int getBatchSize() {
+    return (Integer) $(batchSize);
+  }
+
+  public int getIntraOpThreads() {
+    return (Integer) $(intraOpThreads);
+  }
+
+  public int getInterOpThreads() {
+    return (Integer) $(interOpThreads);
+  }
+
+  public String getHandleInvalid() {
+    return $(handleInvalid);
+  }
+
+  public boolean getStringsAsBinary() {
+    return (Boolean) $(stringsAsBinary);
+  }
+
   public SavedModelTransformer setModelPath(String value) {
     set(modelPath, value);
     return this;
@@ -292,8 +341,8 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
       throw new IllegalArgumentException("set inputCols: the DataFrame columns to feed");
     }
     List<String> tagList = List.of($(tags));
-    int intra = (Integer) $(intraOpThreads);
-    int inter = (Integer) $(interOpThreads);
+    int intra = getIntraOpThreads();
+    int inter = getInterOpThreads();
     String location = $(modelPath);
     Signature signature;
     try (ModelCache.Lease lease = ModelCache.acquire(new ModelCache.Key(
@@ -355,10 +404,10 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
       SparkTypes.element(column.dataType(), false);  // throws for a dtype with no column type
       outputs.add(column);
     }
-    InvalidRows invalid = InvalidRows.valueOf($(handleInvalid).toUpperCase(Locale.ROOT));
-    return new InferencePlan(location, tagList, signature.key(), intra, inter, (Integer)
-        $(batchSize), invalid, (Boolean) $(stringsAsBinary), List.copyOf(inputs), indexes,
-        List.copyOf(columnTypes), List.copyOf(outputs));
+    InvalidRows invalid = InvalidRows.valueOf(getHandleInvalid().toUpperCase(Locale.ROOT));
+    return new InferencePlan(location, tagList, signature.key(), intra, inter, getBatchSize(),
+        invalid, getStringsAsBinary(), List.copyOf(inputs), indexes, List.copyOf(columnTypes),
+        List.copyOf(outputs));
   }
 
   private static TensorSpec find(List<TensorSpec> specs, String key, String role,

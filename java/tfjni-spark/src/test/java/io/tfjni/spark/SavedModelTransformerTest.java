@@ -152,10 +152,18 @@ class SavedModelTransformerTest {
 
     SavedModelTransformer loaded = SavedModelTransformer.load(dir.resolve("stage").toString());
     assertEquals(stage.uid(), loaded.uid());
-    assertEquals(9, loaded.getOrDefault(loaded.batchSize()));
-    assertEquals("keep", loaded.getOrDefault(loaded.handleInvalid()));
-    assertEquals(-1, loaded.getOrDefault(loaded.interOpThreads()));
-    assertArrayEquals(new String[] {"images"}, loaded.getOrDefault(loaded.inputKeys()));
+    assertEquals(9, loaded.getBatchSize());
+    assertEquals("keep", loaded.getHandleInvalid());
+    assertEquals(-1, loaded.getInterOpThreads());
+    assertEquals(0, loaded.getIntraOpThreads(), "the default");
+    assertArrayEquals(new String[] {"images"}, loaded.getInputKeys());
+    assertArrayEquals(new String[] {"pixels"}, loaded.getInputCols());
+    assertArrayEquals(new String[] {"output_0"}, loaded.getOutputKeys());
+    assertArrayEquals(new String[] {"p"}, loaded.getOutputCols());
+    assertArrayEquals(new String[] {"serve"}, loaded.getTags(), "the default");
+    assertEquals("serving_default", loaded.getSignatureKey(), "the default");
+    assertEquals(TestModels.modelPath("digits").toString(), loaded.getModelPath());
+    assertEquals(false, loaded.getStringsAsBinary(), "the default");
 
     Dataset<Row> scored = PipelineModel.load(dir.resolve("pipeline").toString())
         .transform(digits(2));
