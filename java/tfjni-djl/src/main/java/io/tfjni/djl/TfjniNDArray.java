@@ -152,10 +152,7 @@ public class TfjniNDArray implements NDArray {
 
   /** The tfjni array of another DJL array (copied into this engine if it is another's). */
   io.tfjni.NDArray tfOf(NDArray other) {
-    if (other instanceof TfjniNDArray) {
-      return ((TfjniNDArray) other).tfArray();
-    }
-    return ((TfjniNDArray) manager.from(other)).tfArray();
+    return manager.from(other).tfArray();
   }
 
   /** A scalar of this array's type (the caller closes it). */
@@ -451,7 +448,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public void intern(NDArray replaced) {
     checkOpen();
-    TfjniNDArray other = (TfjniNDArray) manager.from(replaced);
+    TfjniNDArray other = manager.from(replaced);
     if (other == this) {
       return;
     }

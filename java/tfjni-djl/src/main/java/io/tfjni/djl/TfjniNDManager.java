@@ -49,10 +49,11 @@ public class TfjniNDManager extends BaseNDManager {
     return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
   }
 
+  /** The array itself if it is this engine's, else a copy of it made here (null for null). */
   @Override
-  public NDArray from(NDArray array) {
+  public TfjniNDArray from(NDArray array) {
     if (array == null || array instanceof TfjniNDArray) {
-      return array;
+      return (TfjniNDArray) array;
     }
     NDArray result;
     if (array.getDataType() == DataType.STRING) {
@@ -61,7 +62,7 @@ public class TfjniNDManager extends BaseNDManager {
       result = create(array.toByteBuffer(), array.getShape(), array.getDataType());
     }
     result.setName(array.getName());
-    return result;
+    return (TfjniNDArray) result;  // this manager makes only its engine's arrays
   }
 
   @Override
@@ -438,7 +439,7 @@ public class TfjniNDManager extends BaseNDManager {
     io.tfjni.OpBuilder op = tf().opBuilder(opName);
     try (io.tfjni.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
         io.tfjni.NDArray seed = tf().create(nextSeed(), 2)) {
-      op.addInput(dims).addInput(seed).addInput(((TfjniNDArray) from(param)).tfArray());
+      op.addInput(dims).addInput(seed).addInput(from(param).tfArray());
       if (opName.equals("StatelessRandomPoisson")) {
         op.setAttr("dtype", io.tfjni.DataType.FLOAT);
       }
