@@ -27,6 +27,12 @@ public final class TfjniEngine extends Engine {
   static final int RANK = 3;
   public static final String INTEROP_THREADS = "ai.djl.tensorflow.num_interop_threads";
   public static final String INTRAOP_THREADS = "ai.djl.tensorflow.num_intraop_threads";
+  /**
+   * "false" resizes images without half-pixel centres, as TensorFlow 1's {@code resize_bilinear}
+   * and DJL's own TensorFlow engine do; by default they are on, as in {@code tf.image.resize}
+   * and PyTorch. Read at each resize.
+   */
+  public static final String RESIZE_HALF_PIXEL_CENTERS = "tfjni.djl.resize.halfPixelCenters";
 
   /** Guards {@link #instance}; private so that no user code can hold it. */
   private static final Object LOCK = new Object();

@@ -418,7 +418,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
       TfjniNDArray b = (TfjniNDArray) batch;
       io.tfjni.OpBuilder op = b.op(opName).addInput(b.tfArray()).addInput(size);
       if (!"ResizeArea".equals(opName)) {
-        op.setAttr("half_pixel_centers", true);
+        op.setAttr("half_pixel_centers", !"false".equalsIgnoreCase(
+            System.getProperty(TfjniEngine.RESIZE_HALF_PIXEL_CENTERS)));
       }
       try (NDArray out = b.wrap(op.build())) {
         return single ? out.squeeze(new int[] {0}) : out.duplicate();
