@@ -5,6 +5,7 @@ import io.tfjni.DataType;
 import io.tfjni.NDArray;
 import io.tfjni.NDManager;
 import java.util.Arrays;
+import java.util.function.BinaryOperator;
 
 /**
  * DJL's pooling and convolution layers (channels-first: NCW, NCHW, NCDHW) on TensorFlow's
@@ -124,61 +125,23 @@ final class Layers {
    */
   static NDArray convolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
       Shape stride, Shape padding, Shape dilation, int groups) {
-    int spatial = x.shape().length - 2;
-    checkSpatial("convolution", spatial);
-    if (weight.shape().length != spatial + 2) {
-      throw new IllegalArgumentException("convolution weight must have rank " + (spatial + 2)
-          + ", got " + weight.shape().length);
-    }
-    long[] s = dims(stride, spatial, 1, "stride");
-    long[] p = dims(padding, spatial, 0, "padding");
-    long[] dil = dims(dilation, spatial, 1, "dilation");
+    int spatial = convolutionRank("convolution", x, weight);
+    long[] s = unitHeight(dims(stride, spatial, 1, "stride"), 1);
+    long[] p = unitHeight(dims(padding, spatial, 0, "padding"), 0);
+    long[] dil = unitHeight(dims(dilation, spatial, 1, "dilation"), 1);
     try (Temporaries t = new Temporaries()) {
-      NDArray in = x;
-      NDArray w = weight;
-      if (spatial == 1) {
-        in = t.add(x.expandDims(2));
-        w = t.add(weight.expandDims(2));
-        s = new long[] {1, s[0]};
-        p = new long[] {0, p[0]};
-        dil = new long[] {1, dil[0]};
-      }
+      NDArray in = unitHeight(t, x, spatial);
       int d = s.length;
       NDArray last = t.add(channelsLast(in));
       NDArray padded = nonZero(p) ? t.add(pad(last, p, new long[d], 0)) : last;
       // (out, in, k...) -> (k..., in, out), TensorFlow's filter layout.
-      int[] perm = new int[d + 2];
-      for (int i = 0; i < d; i++) {
-        perm[i] = i + 2;
-      }
-      perm[d] = 1;
-      perm[d + 1] = 0;
-      NDArray filter = t.add(w.transpose(perm));
+      NDArray filter = t.add(unitHeight(t, weight, spatial).transpose(kernelFirst(d)));
       String opName = d == 3 ? "Conv3D" : "Conv2D";
       long[] strides = withUnitEnds(s);
       long[] dilations = withUnitEnds(dil);
-      NDArray conv;
-      if (groups == 1) {
-        conv = t.add(conv(tf, opName, padded, filter, strides, dilations));
-      } else {
-        NDArray[] inputs = padded.split(groups, -1);
-        NDArray[] filters = filter.split(groups, -1);
-        NDArray[] parts = new NDArray[groups];
-        for (int g = 0; g < groups; g++) {
-          t.add(inputs[g]);
-          t.add(filters[g]);
-        }
-        for (int g = 0; g < groups; g++) {
-          parts[g] = t.add(conv(tf, opName, inputs[g], filters[g], strides, dilations));
-        }
-        try (NDArray ax = tf.scalar(-1)) {
-          conv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
-        }
-      }
-      NDArray biased = bias == null ? conv
-          : t.add(tf.opBuilder("BiasAdd").addInput(conv).addInput(bias).build());
-      NDArray first = channelsFirst(biased);
-      return spatial == 1 ? t.add(first).squeeze(2) : first;
+      NDArray conv = grouped(t, padded, filter, groups,
+          (input, f) -> conv(tf, opName, input, f, strides, dilations));
+      return biasedChannelsFirst(t, tf, conv, bias, spatial);
     }
   }
 
@@ -189,27 +152,14 @@ final class Layers {
    */
   static NDArray deconvolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
       Shape stride, Shape padding, Shape outPadding, Shape dilation, int groups) {
-    int spatial = x.shape().length - 2;
-    checkSpatial("deconvolution", spatial);
-    if (weight.shape().length != spatial + 2) {
-      throw new IllegalArgumentException("deconvolution weight must have rank " + (spatial + 2)
-          + ", got " + weight.shape().length);
-    }
-    long[] s = dims(stride, spatial, 1, "stride");
-    long[] p = dims(padding, spatial, 0, "padding");
-    long[] op = dims(outPadding, spatial, 0, "outPadding");
-    long[] dil = dims(dilation, spatial, 1, "dilation");
+    int spatial = convolutionRank("deconvolution", x, weight);
+    long[] s = unitHeight(dims(stride, spatial, 1, "stride"), 1);
+    long[] p = unitHeight(dims(padding, spatial, 0, "padding"), 0);
+    long[] op = unitHeight(dims(outPadding, spatial, 0, "outPadding"), 0);
+    long[] dil = unitHeight(dims(dilation, spatial, 1, "dilation"), 1);
     try (Temporaries t = new Temporaries()) {
-      NDArray in = x;
-      NDArray w = weight;
-      if (spatial == 1) {
-        in = t.add(x.expandDims(2));
-        w = t.add(weight.expandDims(2));
-        s = new long[] {1, s[0]};
-        p = new long[] {0, p[0]};
-        op = new long[] {0, op[0]};
-        dil = new long[] {1, dil[0]};
-      }
+      NDArray in = unitHeight(t, x, spatial);
+      NDArray w = unitHeight(t, weight, spatial);
       int d = s.length;
       long[] inShape = in.shape();
       long[] kernel = slice(w.shape(), 2, d);
@@ -232,42 +182,77 @@ final class Layers {
       }
       NDArray last = t.add(channelsLast(in));
       // (in, out, k...) -> (k..., out, in): the filter of the convolution this one transposes.
-      int[] perm = new int[d + 2];
-      for (int i = 0; i < d; i++) {
-        perm[i] = i + 2;
-      }
-      perm[d] = 1;
-      perm[d + 1] = 0;
-      NDArray filter = t.add(w.transpose(perm));
+      NDArray filter = t.add(w.transpose(kernelFirst(d)));
       NDArray sizes = t.add(tf.create(toInts(full), full.length));
       String opName = d == 3 ? "Conv3DBackpropInputV2" : "Conv2DBackpropInput";
-      NDArray deconv;
-      if (groups == 1) {
-        deconv = t.add(transposedConv(tf, opName, sizes, filter, last, s, dil));
-      } else {
-        NDArray[] inputs = last.split(groups, -1);
-        NDArray[] filters = filter.split(groups, -1);
-        for (int g = 0; g < groups; g++) {
-          t.add(inputs[g]);
-          t.add(filters[g]);
-        }
-        NDArray[] parts = new NDArray[groups];
-        for (int g = 0; g < groups; g++) {
-          parts[g] = t.add(transposedConv(tf, opName, sizes, filters[g], inputs[g], s, dil));
-        }
-        try (NDArray ax = tf.scalar(-1)) {
-          deconv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
-        }
-      }
-      NDArray b = t.add(tf.create(begin, begin.length));
-      NDArray z = t.add(tf.create(size, size.length));
-      NDArray cropped = t.add(tf.opBuilder("Slice").addInput(deconv).addInput(b).addInput(z)
-          .build());
-      NDArray biased = bias == null ? cropped
-          : t.add(tf.opBuilder("BiasAdd").addInput(cropped).addInput(bias).build());
-      NDArray first = channelsFirst(biased);
-      return spatial == 1 ? t.add(first).squeeze(2) : first;
+      NDArray deconv = grouped(t, last, filter, groups,
+          (input, f) -> transposedConv(tf, opName, sizes, f, input, s, dil));
+      NDArray cropped = t.add(deconv.slice(begin, size));
+      return biasedChannelsFirst(t, tf, cropped, bias, spatial);
     }
+  }
+
+  /** The spatial rank of a convolution's input, checked against its weight's. */
+  private static int convolutionRank(String what, NDArray x, NDArray weight) {
+    int spatial = x.shape().length - 2;
+    checkSpatial(what, spatial);
+    if (weight.shape().length != spatial + 2) {
+      throw new IllegalArgumentException(what + " weight must have rank " + (spatial + 2)
+          + ", got " + weight.shape().length);
+    }
+    return spatial;
+  }
+
+  /** A 1-D layer's operand (N, C, L) as 2-D (N, C, 1, L), joining t; others as they are. */
+  private static NDArray unitHeight(Temporaries t, NDArray x, int spatial) {
+    return spatial == 1 ? t.add(x.expandDims(2)) : x;
+  }
+
+  /** A 1-D layer's per-axis parameter with {@code height}'s value for the unit height first. */
+  private static long[] unitHeight(long[] values, long height) {
+    return values.length == 1 ? new long[] {height, values[0]} : values;
+  }
+
+  /** The permutation of a weight (a, b, k...) to (k..., b, a). */
+  private static int[] kernelFirst(int spatial) {
+    int[] perm = new int[spatial + 2];
+    for (int i = 0; i < spatial; i++) {
+      perm[i] = i + 2;
+    }
+    perm[spatial] = 1;
+    perm[spatial + 1] = 0;
+    return perm;
+  }
+
+  /**
+   * {@code run(input, filter)}, or with groups, run on each of the equal channel slices of both
+   * (the last axis) and the results concatenated along it.
+   */
+  private static NDArray grouped(Temporaries t, NDArray input, NDArray filter, int groups,
+      BinaryOperator<NDArray> run) {
+    if (groups == 1) {
+      return t.add(run.apply(input, filter));
+    }
+    NDArray[] inputs = input.split(groups, -1);
+    NDArray[] filters = filter.split(groups, -1);
+    for (int g = 0; g < groups; g++) {
+      t.add(inputs[g]);
+      t.add(filters[g]);
+    }
+    NDArray[] parts = new NDArray[groups];
+    for (int g = 0; g < groups; g++) {
+      parts[g] = t.add(run.apply(inputs[g], filters[g]));
+    }
+    return t.add(parts[0].concat(-1, Arrays.copyOfRange(parts, 1, groups)));
+  }
+
+  /** The bias added (if any), back to channels first, and a 1-D layer's unit height dropped. */
+  private static NDArray biasedChannelsFirst(Temporaries t, NDManager tf, NDArray out,
+      NDArray bias, int spatial) {
+    NDArray biased = bias == null ? out
+        : t.add(tf.opBuilder("BiasAdd").addInput(out).addInput(bias).build());
+    NDArray first = channelsFirst(biased);
+    return spatial == 1 ? t.add(first).squeeze(2) : first;
   }
 
   /** See {@link TfjniNDArrayEx#interpolation}: (N, C, H, W) resized to (N, C, size...). */
