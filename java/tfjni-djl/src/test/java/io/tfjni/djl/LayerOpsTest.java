@@ -37,19 +37,11 @@ class LayerOpsTest extends ManagerTest {
     if (t.isNull()) {
       return null;
     }
-    float[] data = new float[t.get("data").size()];
-    for (int i = 0; i < data.length; i++) {
-      data[i] = (float) t.get("data").get(i).asDouble();
-    }
-    return manager.create(data, shape(t.get("shape")));
+    return GoldenCases.array(manager, t);
   }
 
   private static Shape shape(JsonNode dims) {
-    long[] out = new long[dims.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = dims.get(i).asLong();
-    }
-    return new Shape(out);
+    return GoldenCases.shape(dims);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -42,19 +42,11 @@ class RecurrentTest extends ManagerTest {
   }
 
   private NDArray array(JsonNode t) {
-    float[] data = new float[t.get("data").size()];
-    for (int i = 0; i < data.length; i++) {
-      data[i] = (float) t.get("data").get(i).asDouble();
-    }
-    return manager.create(data, shape(t.get("shape")));
+    return GoldenCases.array(manager, t);
   }
 
   private static Shape shape(JsonNode dims) {
-    long[] out = new long[dims.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = dims.get(i).asLong();
-    }
-    return new Shape(out);
+    return GoldenCases.shape(dims);
   }
 
   /** Runs the case's op with its inputs (and the given parameter list). */
