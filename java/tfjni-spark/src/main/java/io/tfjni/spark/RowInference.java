@@ -1,6 +1,7 @@
 package io.tfjni.spark;
 
 import java.util.Iterator;
+import java.util.function.Function;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.CatalystTypeConverters;
@@ -32,26 +33,22 @@ final class RowInference implements MapPartitionsFunction<Row, Row> {
     Function1<Object, Object> toInternal =
         CatalystTypeConverters.createToCatalystConverter(inputSchema);
     Function1<Object, Object> toRow = CatalystTypeConverters.createToScalaConverter(outputSchema);
-    Iterator<InternalRow> scored = new PartitionInference(plan).call(new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return rows.hasNext();
-      }
+    Iterator<InternalRow> scored = new PartitionInference(plan).call(
+        mapped(rows, row -> (InternalRow) toInternal.apply(row)));
+    return mapped(scored, row -> (Row) toRow.apply(row));
+  }
 
-      @Override
-      public InternalRow next() {
-        return (InternalRow) toInternal.apply(rows.next());
-      }
-    });
+  /** {@code items} converted one by one as they are pulled. */
+  private static <A, B> Iterator<B> mapped(Iterator<A> items, Function<A, B> convert) {
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
-        return scored.hasNext();
+        return items.hasNext();
       }
 
       @Override
-      public Row next() {
-        return (Row) toRow.apply(scored.next());
+      public B next() {
+        return convert.apply(items.next());
       }
     };
   }
