@@ -1237,8 +1237,8 @@ public class TfjniNDArray implements NDArray {
   /** numpy.percentile's default (linear interpolation between the two nearest ranks). */
   @Override
   public NDArray percentile(Number percentile) {
-    try (NDArray flat = flatten()) {
-      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    try (io.tfjni.NDArray flat = tfArray().reshape(-1)) {
+      return wrap(percentileOfLastAxis(flat, percentile.doubleValue()));
     }
   }
 
@@ -1269,16 +1269,19 @@ public class TfjniNDArray implements NDArray {
       grouped[i] = kept.get(i);
     }
     grouped[kept.size()] = -1;
-    try (NDArray moved = transpose(perm); NDArray flat = moved.reshape(new Shape(grouped))) {
-      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    try (io.tfjni.NDArray moved = tfArray().transpose(perm);
+        io.tfjni.NDArray flat = moved.reshape(grouped)) {
+      return wrap(percentileOfLastAxis(flat, percentile.doubleValue()));
     }
   }
 
-  private NDArray percentileOfLastAxis(double q) {
+  /** numpy's linear percentile {@code q} of the last axis of {@code x}, that axis dropped. */
+  private io.tfjni.NDArray percentileOfLastAxis(io.tfjni.NDArray x, double q) {
     if (q < 0 || q > 100) {
       throw new IllegalArgumentException("a percentile is in [0, 100], got " + q);
     }
-    long n = getShape().get(rank() - 1);
+    int last = x.shape().length - 1;
+    long n = x.shape()[last];
     if (n == 0) {
       throw new IllegalArgumentException("percentile of an empty axis");
     }
@@ -1286,10 +1289,11 @@ public class TfjniNDArray implements NDArray {
     long lo = (long) Math.floor(position);
     long hi = (long) Math.ceil(position);
     double fraction = position - lo;
-    try (NDArray sorted = sort(-1);
-        NDArray low = sorted.get("..., " + lo); NDArray high = sorted.get("..., " + hi);
-        NDArray span = high.sub(low); NDArray part = span.mul(fraction)) {
-      return low.add(part);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray sorted = t.add(x.sort(last, false));
+      io.tfjni.NDArray low = t.add(sorted.gather(t.add(tf().scalar(lo)), last));
+      io.tfjni.NDArray high = t.add(sorted.gather(t.add(tf().scalar(hi)), last));
+      return low.add(t.add(t.add(high.sub(low)).mul(fraction)));
     }
   }
 
