@@ -1,6 +1,7 @@
-"""Expected values for tfjni-djl's FourierTest and UniqueScatterTest, computed with TensorFlow
-Python (numpy where DJL's meaning is numpy's/torch's and TensorFlow has no single op: the sorted
-order of unique, scatter's positions, stft's reflect padding). Prints Java array literals that
+"""Expected values for tfjni-djl's FourierTest and UniqueScatterTest: the transforms from
+numpy.fft (torch.fft's meaning), unique and scatter from TensorFlow Python (numpy where DJL's
+meaning is numpy's/torch's and TensorFlow has no single op: the sorted order of unique,
+scatter's positions). Prints Java array literals that
 the tests hold; rerun after changing an input and paste the output.
 
   ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_op_goldens.py
@@ -34,45 +35,39 @@ def as_real(c):  # torch.view_as_real: (real, imaginary) on a new last axis
     return np.stack([c.real, c.imag], axis=-1).astype(np.float32)
 
 
-def fft_along(x, n, axis, inverse=False):
-    """torch.fft.fft/ifft: crop or zero-pad the axis to n, then TensorFlow's FFT on it."""
-    x = np.moveaxis(np.asarray(x, np.complex64), axis, -1)
-    if x.shape[-1] >= n:
-        x = x[..., :n]
-    else:
-        x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, n - x.shape[-1])])
-    y = (tf.signal.ifft if inverse else tf.signal.fft)(tf.constant(x)).numpy()
-    return np.moveaxis(y, -1, axis)
-
-
 SIGNAL = np.array([[1.0, -2.0, 3.5, 0.25], [4.0, 0.5, -1.0, 2.0], [0.0, 3.0, 1.5, -0.5]],
                   np.float32)
 java("SIGNAL", SIGNAL)
-java("FFT_AXIS0_PADDED_TO_5", as_real(fft_along(SIGNAL, 5, 0)))
-java("FFT_LAST_CROPPED_TO_3", as_real(fft_along(SIGNAL, 3, 1)))
-java("IFFT_LAST_6", as_real(fft_along(SIGNAL, 6, 1, inverse=True)))
-java("RFFT_AXIS0_4", as_real(np.moveaxis(
-    tf.signal.rfft(tf.constant(np.moveaxis(SIGNAL, 0, -1)), fft_length=[4]).numpy(), -1, 0)))
-spectrum = tf.signal.rfft(tf.constant(SIGNAL), fft_length=[4])
-java("IRFFT_OF_RFFT_LAST_4", tf.signal.irfft(spectrum, fft_length=[4]).numpy())
-java("IRFFT_OF_RFFT_LAST_5", tf.signal.irfft(spectrum, fft_length=[5]).numpy())
-java("FFT2_PADDED_4x6", as_real(fft_along(fft_along(SIGNAL, 4, 0), 6, 1)))
-java("CONJ_OF_FFT_LAST_4", as_real(np.conj(fft_along(SIGNAL, 4, 1))))
+# numpy.fft has torch.fft's meaning (n crops or zero-pads the axis): no axis moving or padding
+# of ours that the engine's own code could share a mistake with.
+java("FFT_AXIS0_PADDED_TO_5", as_real(np.fft.fft(SIGNAL, n=5, axis=0)))
+java("FFT_LAST_CROPPED_TO_3", as_real(np.fft.fft(SIGNAL, n=3, axis=1)))
+java("IFFT_LAST_6", as_real(np.fft.ifft(SIGNAL, n=6, axis=1)))
+java("RFFT_AXIS0_4", as_real(np.fft.rfft(SIGNAL, n=4, axis=0)))
+spectrum = np.fft.rfft(SIGNAL, n=4, axis=1)
+java("IRFFT_OF_RFFT_LAST_4", np.fft.irfft(spectrum, n=4, axis=1))
+java("IRFFT_OF_RFFT_LAST_5", np.fft.irfft(spectrum, n=5, axis=1))
+java("FFT2_PADDED_4x6", as_real(np.fft.fft2(SIGNAL, s=(4, 6))))
+java("CONJ_OF_FFT_LAST_4", as_real(np.conj(np.fft.fft(SIGNAL, n=4, axis=1))))
 
-# torch.stft(audio, n_fft=8, hop_length=3, center=True (reflect), window=hann(8), normalized)
+# torch.stft(audio, n_fft=8, hop_length=3, center=True (reflect), window=hann(8), normalized):
+# frames of n_fft every hop, windowed, numpy's rfft of each, laid out (frequency, frame).
 AUDIO = np.array([[np.sin(0.7 * i) + 0.1 * i for i in range(12)],
                   [np.cos(0.3 * i) * (i % 3) for i in range(12)]], np.float32)
 java("AUDIO", AUDIO)
 n_fft, hop = 8, 3
+
+
+def stft(x, window):
+    starts = range(0, x.shape[-1] - n_fft + 1, hop)
+    frames = np.stack([x[..., s:s + n_fft] * window for s in starts], axis=-2)
+    return np.swapaxes(np.fft.rfft(frames, axis=-1), -1, -2)
+
+
 window = np.array([0.5 * (1 - np.cos(2 * np.pi * i / n_fft)) for i in range(n_fft)], np.float32)
 padded = np.pad(AUDIO, [(0, 0), (n_fft // 2, n_fft // 2)], mode="reflect")
-frames = tf.signal.stft(tf.constant(padded), frame_length=n_fft, frame_step=hop, fft_length=n_fft,
-                        window_fn=lambda n, dtype: tf.constant(window)).numpy()
-frames = frames / np.sqrt(n_fft)
-java("STFT_CENTERED_NORMALIZED", as_real(np.swapaxes(frames, -1, -2)))
-plain = tf.signal.stft(tf.constant(AUDIO), frame_length=n_fft, frame_step=hop, fft_length=n_fft,
-                       window_fn=None).numpy()
-java("STFT_PLAIN_NO_WINDOW", as_real(np.swapaxes(plain, -1, -2)))
+java("STFT_CENTERED_NORMALIZED", as_real(stft(padded, window) / np.sqrt(n_fft)))
+java("STFT_PLAIN_NO_WINDOW", as_real(stft(AUDIO, np.ones(n_fft, np.float32))))
 
 # unique: TensorFlow's UniqueWithCounts finds them; numpy gives torch's sorted order.
 VALUES = np.array([[5, 1, 5, 2], [2, 7, 1, 5]], np.float32)

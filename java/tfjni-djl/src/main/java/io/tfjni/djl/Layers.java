@@ -4,7 +4,8 @@ import ai.djl.ndarray.types.Shape;
 import io.tfjni.DataType;
 import io.tfjni.NDArray;
 import io.tfjni.NDManager;
-import io.tfjni.OpBuilder;
+import java.util.Arrays;
+import java.util.function.BinaryOperator;
 
 /**
  * DJL's pooling and convolution layers (channels-first: NCW, NCHW, NCDHW) on TensorFlow's
@@ -31,7 +32,7 @@ final class Layers {
     try (Temporaries t = new Temporaries()) {
       NDArray in = x;
       if (spatial == 1) {
-        in = t.add(expandDims(tf, x, 2));
+        in = t.add(x.expandDims(2));
         k = new long[] {1, k[0]};
         s = new long[] {1, s[0]};
         p = new long[] {0, p[0]};
@@ -57,7 +58,7 @@ final class Layers {
         extra[i] = Math.max(0, (out - 1) * s[i] + k[i] - (length[i] + 2 * p[i]));
         padded |= p[i] > 0 || extra[i] > 0;
       }
-      NDArray last = t.add(channelsLast(tf, in));
+      NDArray last = t.add(channelsLast(in));
       NDArray source = last;
       if (kind == Pool.LP) {
         try (NDArray e = tf.scalar(last.dataType(), normType)) {
@@ -65,7 +66,7 @@ final class Layers {
         }
       }
       Number fill = kind == Pool.MAX ? Double.NEGATIVE_INFINITY : 0;
-      NDArray window = padded ? t.add(pad(tf, source, p, extra, fill)) : source;
+      NDArray window = padded ? t.add(pad(source, p, extra, fill)) : source;
       long[] ksize = withUnitEnds(k);
       long[] strides = withUnitEnds(s);
       String opName = (kind == Pool.MAX ? "MaxPool" : "AvgPool") + (d == 3 ? "3D" : "");
@@ -88,8 +89,8 @@ final class Layers {
           result = t.add(tf.opBuilder("Pow").addInput(sum).addInput(root).build());
         }
       }
-      NDArray first = channelsFirst(tf, result);
-      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+      NDArray first = channelsFirst(result);
+      return spatial == 1 ? t.add(first).squeeze(2) : first;
     }
   }
 
@@ -124,61 +125,23 @@ final class Layers {
    */
   static NDArray convolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
       Shape stride, Shape padding, Shape dilation, int groups) {
-    int spatial = x.shape().length - 2;
-    checkSpatial("convolution", spatial);
-    if (weight.shape().length != spatial + 2) {
-      throw new IllegalArgumentException("convolution weight must have rank " + (spatial + 2)
-          + ", got " + weight.shape().length);
-    }
-    long[] s = dims(stride, spatial, 1, "stride");
-    long[] p = dims(padding, spatial, 0, "padding");
-    long[] dil = dims(dilation, spatial, 1, "dilation");
+    int spatial = convolutionRank("convolution", x, weight);
+    long[] s = unitHeight(dims(stride, spatial, 1, "stride"), 1);
+    long[] p = unitHeight(dims(padding, spatial, 0, "padding"), 0);
+    long[] dil = unitHeight(dims(dilation, spatial, 1, "dilation"), 1);
     try (Temporaries t = new Temporaries()) {
-      NDArray in = x;
-      NDArray w = weight;
-      if (spatial == 1) {
-        in = t.add(expandDims(tf, x, 2));
-        w = t.add(expandDims(tf, weight, 2));
-        s = new long[] {1, s[0]};
-        p = new long[] {0, p[0]};
-        dil = new long[] {1, dil[0]};
-      }
+      NDArray in = unitHeight(t, x, spatial);
       int d = s.length;
-      NDArray last = t.add(channelsLast(tf, in));
-      NDArray padded = nonZero(p) ? t.add(pad(tf, last, p, new long[d], 0)) : last;
+      NDArray last = t.add(channelsLast(in));
+      NDArray padded = nonZero(p) ? t.add(pad(last, p, new long[d], 0)) : last;
       // (out, in, k...) -> (k..., in, out), TensorFlow's filter layout.
-      int[] perm = new int[d + 2];
-      for (int i = 0; i < d; i++) {
-        perm[i] = i + 2;
-      }
-      perm[d] = 1;
-      perm[d + 1] = 0;
-      NDArray filter = t.add(transpose(tf, w, perm));
+      NDArray filter = t.add(unitHeight(t, weight, spatial).transpose(kernelFirst(d)));
       String opName = d == 3 ? "Conv3D" : "Conv2D";
       long[] strides = withUnitEnds(s);
       long[] dilations = withUnitEnds(dil);
-      NDArray conv;
-      if (groups == 1) {
-        conv = t.add(conv(tf, opName, padded, filter, strides, dilations));
-      } else {
-        NDArray[] inputs = split(tf, padded, groups);
-        NDArray[] filters = split(tf, filter, groups);
-        NDArray[] parts = new NDArray[groups];
-        for (int g = 0; g < groups; g++) {
-          t.add(inputs[g]);
-          t.add(filters[g]);
-        }
-        for (int g = 0; g < groups; g++) {
-          parts[g] = t.add(conv(tf, opName, inputs[g], filters[g], strides, dilations));
-        }
-        try (NDArray ax = tf.scalar(-1)) {
-          conv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
-        }
-      }
-      NDArray biased = bias == null ? conv
-          : t.add(tf.opBuilder("BiasAdd").addInput(conv).addInput(bias).build());
-      NDArray first = channelsFirst(tf, biased);
-      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+      NDArray conv = grouped(t, padded, filter, groups,
+          (input, f) -> conv(tf, opName, input, f, strides, dilations));
+      return biasedChannelsFirst(t, tf, conv, bias, spatial);
     }
   }
 
@@ -189,27 +152,14 @@ final class Layers {
    */
   static NDArray deconvolution(NDManager tf, NDArray x, NDArray weight, NDArray bias,
       Shape stride, Shape padding, Shape outPadding, Shape dilation, int groups) {
-    int spatial = x.shape().length - 2;
-    checkSpatial("deconvolution", spatial);
-    if (weight.shape().length != spatial + 2) {
-      throw new IllegalArgumentException("deconvolution weight must have rank " + (spatial + 2)
-          + ", got " + weight.shape().length);
-    }
-    long[] s = dims(stride, spatial, 1, "stride");
-    long[] p = dims(padding, spatial, 0, "padding");
-    long[] op = dims(outPadding, spatial, 0, "outPadding");
-    long[] dil = dims(dilation, spatial, 1, "dilation");
+    int spatial = convolutionRank("deconvolution", x, weight);
+    long[] s = unitHeight(dims(stride, spatial, 1, "stride"), 1);
+    long[] p = unitHeight(dims(padding, spatial, 0, "padding"), 0);
+    long[] op = unitHeight(dims(outPadding, spatial, 0, "outPadding"), 0);
+    long[] dil = unitHeight(dims(dilation, spatial, 1, "dilation"), 1);
     try (Temporaries t = new Temporaries()) {
-      NDArray in = x;
-      NDArray w = weight;
-      if (spatial == 1) {
-        in = t.add(expandDims(tf, x, 2));
-        w = t.add(expandDims(tf, weight, 2));
-        s = new long[] {1, s[0]};
-        p = new long[] {0, p[0]};
-        op = new long[] {0, op[0]};
-        dil = new long[] {1, dil[0]};
-      }
+      NDArray in = unitHeight(t, x, spatial);
+      NDArray w = unitHeight(t, weight, spatial);
       int d = s.length;
       long[] inShape = in.shape();
       long[] kernel = slice(w.shape(), 2, d);
@@ -230,44 +180,79 @@ final class Layers {
               + op[i] + " leave no valid output");
         }
       }
-      NDArray last = t.add(channelsLast(tf, in));
+      NDArray last = t.add(channelsLast(in));
       // (in, out, k...) -> (k..., out, in): the filter of the convolution this one transposes.
-      int[] perm = new int[d + 2];
-      for (int i = 0; i < d; i++) {
-        perm[i] = i + 2;
-      }
-      perm[d] = 1;
-      perm[d + 1] = 0;
-      NDArray filter = t.add(transpose(tf, w, perm));
+      NDArray filter = t.add(w.transpose(kernelFirst(d)));
       NDArray sizes = t.add(tf.create(toInts(full), full.length));
       String opName = d == 3 ? "Conv3DBackpropInputV2" : "Conv2DBackpropInput";
-      NDArray deconv;
-      if (groups == 1) {
-        deconv = t.add(transposedConv(tf, opName, sizes, filter, last, s, dil));
-      } else {
-        NDArray[] inputs = split(tf, last, groups);
-        NDArray[] filters = split(tf, filter, groups);
-        for (int g = 0; g < groups; g++) {
-          t.add(inputs[g]);
-          t.add(filters[g]);
-        }
-        NDArray[] parts = new NDArray[groups];
-        for (int g = 0; g < groups; g++) {
-          parts[g] = t.add(transposedConv(tf, opName, sizes, filters[g], inputs[g], s, dil));
-        }
-        try (NDArray ax = tf.scalar(-1)) {
-          deconv = t.add(tf.opBuilder("ConcatV2").addInputList(parts).addInput(ax).build());
-        }
-      }
-      NDArray b = t.add(tf.create(begin, begin.length));
-      NDArray z = t.add(tf.create(size, size.length));
-      NDArray cropped = t.add(tf.opBuilder("Slice").addInput(deconv).addInput(b).addInput(z)
-          .build());
-      NDArray biased = bias == null ? cropped
-          : t.add(tf.opBuilder("BiasAdd").addInput(cropped).addInput(bias).build());
-      NDArray first = channelsFirst(tf, biased);
-      return spatial == 1 ? squeezeInto(t, tf, first, 2) : first;
+      NDArray deconv = grouped(t, last, filter, groups,
+          (input, f) -> transposedConv(tf, opName, sizes, f, input, s, dil));
+      NDArray cropped = t.add(deconv.slice(begin, size));
+      return biasedChannelsFirst(t, tf, cropped, bias, spatial);
     }
+  }
+
+  /** The spatial rank of a convolution's input, checked against its weight's. */
+  private static int convolutionRank(String what, NDArray x, NDArray weight) {
+    int spatial = x.shape().length - 2;
+    checkSpatial(what, spatial);
+    if (weight.shape().length != spatial + 2) {
+      throw new IllegalArgumentException(what + " weight must have rank " + (spatial + 2)
+          + ", got " + weight.shape().length);
+    }
+    return spatial;
+  }
+
+  /** A 1-D layer's operand (N, C, L) as 2-D (N, C, 1, L), joining t; others as they are. */
+  private static NDArray unitHeight(Temporaries t, NDArray x, int spatial) {
+    return spatial == 1 ? t.add(x.expandDims(2)) : x;
+  }
+
+  /** A 1-D layer's per-axis parameter with {@code height}'s value for the unit height first. */
+  private static long[] unitHeight(long[] values, long height) {
+    return values.length == 1 ? new long[] {height, values[0]} : values;
+  }
+
+  /** The permutation of a weight (a, b, k...) to (k..., b, a). */
+  private static int[] kernelFirst(int spatial) {
+    int[] perm = new int[spatial + 2];
+    for (int i = 0; i < spatial; i++) {
+      perm[i] = i + 2;
+    }
+    perm[spatial] = 1;
+    perm[spatial + 1] = 0;
+    return perm;
+  }
+
+  /**
+   * {@code run(input, filter)}, or with groups, run on each of the equal channel slices of both
+   * (the last axis) and the results concatenated along it.
+   */
+  private static NDArray grouped(Temporaries t, NDArray input, NDArray filter, int groups,
+      BinaryOperator<NDArray> run) {
+    if (groups == 1) {
+      return t.add(run.apply(input, filter));
+    }
+    NDArray[] inputs = input.split(groups, -1);
+    NDArray[] filters = filter.split(groups, -1);
+    for (int g = 0; g < groups; g++) {
+      t.add(inputs[g]);
+      t.add(filters[g]);
+    }
+    NDArray[] parts = new NDArray[groups];
+    for (int g = 0; g < groups; g++) {
+      parts[g] = t.add(run.apply(inputs[g], filters[g]));
+    }
+    return t.add(parts[0].concat(-1, Arrays.copyOfRange(parts, 1, groups)));
+  }
+
+  /** The bias added (if any), back to channels first, and a 1-D layer's unit height dropped. */
+  private static NDArray biasedChannelsFirst(Temporaries t, NDManager tf, NDArray out,
+      NDArray bias, int spatial) {
+    NDArray biased = bias == null ? out
+        : t.add(tf.opBuilder("BiasAdd").addInput(out).addInput(bias).build());
+    NDArray first = channelsFirst(biased);
+    return spatial == 1 ? t.add(first).squeeze(2) : first;
   }
 
   /** See {@link TfjniNDArrayEx#interpolation}: (N, C, H, W) resized to (N, C, size...). */
@@ -288,7 +273,7 @@ final class Layers {
           + (mode == 0 ? "NEAREST" : "AREA"));
     }
     try (Temporaries t = new Temporaries()) {
-      NDArray last = t.add(channelsLast(tf, x));
+      NDArray last = t.add(channelsLast(x));
       NDArray input = last.dataType() == DataType.FLOAT ? last
           : t.add(last.cast(DataType.FLOAT));
       NDArray dims = t.add(tf.create(toInts(size), 2));
@@ -310,7 +295,7 @@ final class Layers {
             .setAttr("kernel_type", mode == 1 ? "triangle" : "keyscubic")
             .setAttr("antialias", true).build());
       }
-      return channelsFirst(tf, resized);
+      return channelsFirst(resized);
     }
   }
 
@@ -323,18 +308,58 @@ final class Layers {
         .setAttr("dilations", withUnitEnds(dilations)).build();
   }
 
+  /**
+   * (x - mean) / sqrt(var + eps) over the trailing {@code normalizedAxes} axes, then times gamma
+   * plus beta (either may be null).
+   */
+  static NDArray layerNorm(NDArray x, int normalizedAxes, NDArray gamma, NDArray beta,
+      float eps) {
+    int rank = x.shape().length;
+    int[] axes = new int[normalizedAxes];
+    for (int i = 0; i < axes.length; i++) {
+      axes[i] = rank - normalizedAxes + i;
+    }
+    try (Temporaries t = new Temporaries()) {
+      NDArray centered = t.add(x.sub(t.add(x.mean(axes, true))));
+      NDArray variance = t.add(t.add(centered.square()).mean(axes, true));
+      NDArray std = t.add(t.add(variance.add(eps)).sqrt());
+      return affine(t, centered.div(std), gamma, beta);
+    }
+  }
+
+  /**
+   * Inference batch norm: (x - mean) / sqrt(var + eps) times gamma plus beta (either may be
+   * null), the running statistics and parameters laid along {@code channelAxis}.
+   */
+  static NDArray batchNorm(NDArray x, NDArray mean, NDArray variance, NDArray gamma,
+      NDArray beta, int channelAxis, float eps) {
+    long[] dims = new long[x.shape().length];
+    Arrays.fill(dims, 1);
+    dims[channelAxis] = -1;
+    try (Temporaries t = new Temporaries()) {
+      NDArray centered = t.add(x.sub(t.add(mean.reshape(dims))));
+      NDArray std = t.add(t.add(t.add(variance.reshape(dims)).add(eps)).sqrt());
+      return affine(t, centered.div(std), gamma == null ? null : t.add(gamma.reshape(dims)),
+          beta == null ? null : t.add(beta.reshape(dims)));
+    }
+  }
+
+  /** {@code x} times gamma plus beta, either of which may be null; x joins t if replaced. */
+  private static NDArray affine(Temporaries t, NDArray x, NDArray gamma, NDArray beta) {
+    NDArray out = x;
+    if (gamma != null) {
+      out = t.add(out).mul(gamma);
+    }
+    if (beta != null) {
+      out = t.add(out).add(beta);
+    }
+    return out;
+  }
+
   private static NDArray conv(NDManager tf, String opName, NDArray x, NDArray filter,
       long[] strides, long[] dilations) {
     return tf.opBuilder(opName).addInput(x).addInput(filter).setAttr("strides", strides)
         .setAttr("padding", "VALID").setAttr("dilations", dilations).build();
-  }
-
-  /** {@code groups} equal parts of the last axis (the caller closes them). */
-  private static NDArray[] split(NDManager tf, NDArray x, int groups) {
-    try (NDArray ax = tf.scalar(-1)) {
-      return tf.opBuilder("Split").addInput(ax).addInput(x).setAttr("num_split", (long) groups)
-          .buildAll();
-    }
   }
 
   /** A mask of the counted cells (1) padded like the input, average-pooled as the input was. */
@@ -351,10 +376,10 @@ final class Layers {
       NDArray ones = t.add(tf.opBuilder("Fill").addInput(shape).addInput(one).build());
       NDArray mask;
       if (countPadding) {
-        NDArray withPadding = t.add(pad(tf, ones, p, new long[d], 1));
-        mask = t.add(pad(tf, withPadding, new long[d], extra, 0));
+        NDArray withPadding = t.add(pad(ones, p, new long[d], 1));
+        mask = t.add(pad(withPadding, new long[d], extra, 0));
       } else {
-        mask = t.add(pad(tf, ones, p, extra, 0));
+        mask = t.add(pad(ones, p, extra, 0));
       }
       return tf.opBuilder(opName).addInput(mask).setAttr("ksize", ksize)
           .setAttr("strides", strides).setAttr("padding", "VALID").build();
@@ -362,57 +387,33 @@ final class Layers {
   }
 
   /** Pads the spatial axes of a channels-last array: before[i] and after[i] + extra[i]. */
-  private static NDArray pad(NDManager tf, NDArray x, long[] before, long[] extra, Number fill) {
+  private static NDArray pad(NDArray x, long[] before, long[] extra, Number fill) {
     int d = before.length;
-    int[] pads = new int[2 * (d + 2)];
+    long[][] pads = new long[d + 2][2];
     for (int i = 0; i < d; i++) {
-      pads[2 * (i + 1)] = Math.toIntExact(before[i]);
-      pads[2 * (i + 1) + 1] = Math.toIntExact(before[i] + extra[i]);
+      pads[i + 1] = new long[] {before[i], before[i] + extra[i]};
     }
-    try (NDArray paddings = tf.create(pads, d + 2, 2);
-        NDArray value = tf.scalar(x.dataType(), fill)) {
-      return tf.opBuilder("PadV2").addInput(x).addInput(paddings).addInput(value).build();
-    }
+    return x.pad(pads, fill);
   }
 
-  private static NDArray channelsLast(NDManager tf, NDArray x) {
+  private static NDArray channelsLast(NDArray x) {
     int rank = x.shape().length;
     int[] perm = new int[rank];
     for (int i = 1; i < rank - 1; i++) {
       perm[i] = i + 1;
     }
     perm[rank - 1] = 1;
-    return transpose(tf, x, perm);
+    return x.transpose(perm);
   }
 
-  private static NDArray channelsFirst(NDManager tf, NDArray x) {
+  private static NDArray channelsFirst(NDArray x) {
     int rank = x.shape().length;
     int[] perm = new int[rank];
     perm[1] = rank - 1;
     for (int i = 2; i < rank; i++) {
       perm[i] = i - 1;
     }
-    return transpose(tf, x, perm);
-  }
-
-  private static NDArray transpose(NDManager tf, NDArray x, int[] perm) {
-    try (NDArray pm = tf.create(perm, perm.length)) {
-      return tf.opBuilder("Transpose").addInput(x).addInput(pm).build();
-    }
-  }
-
-  private static NDArray expandDims(NDManager tf, NDArray x, int axis) {
-    try (NDArray ax = tf.scalar(axis)) {
-      return tf.opBuilder("ExpandDims").addInput(x).addInput(ax).build();
-    }
-  }
-
-  /** Squeezes {@code axis} of {@code x}, which joins the temporaries. */
-  private static NDArray squeezeInto(Temporaries t, NDManager tf, NDArray x, int axis) {
-    t.add(x);
-    OpBuilder op = tf.opBuilder("Squeeze").addInput(x).setAttr("squeeze_dims",
-        new long[] {axis});
-    return op.build();
+    return x.transpose(perm);
   }
 
   private static void checkSpatial(String what, int spatial) {
@@ -426,7 +427,7 @@ final class Layers {
   private static long[] dims(Shape shape, int spatial, long fallback, String name) {
     long[] out = new long[spatial];
     if (shape == null || shape.dimension() == 0) {
-      java.util.Arrays.fill(out, fallback);
+      Arrays.fill(out, fallback);
       return out;
     }
     if (shape.dimension() != spatial) {
@@ -451,7 +452,7 @@ final class Layers {
   }
 
   private static long[] slice(long[] values, int from, int count) {
-    return java.util.Arrays.copyOfRange(values, from, from + count);
+    return Arrays.copyOfRange(values, from, from + count);
   }
 
   private static int[] toInts(long[] values) {

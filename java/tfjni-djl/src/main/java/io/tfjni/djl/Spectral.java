@@ -132,13 +132,7 @@ final class Spectral {
         NDArray scale = t.add(tf.scalar(DataType.COMPLEX64, 1.0 / Math.sqrt(nFft)));
         spectrum = t.add(spectrum.mul(scale));
       }
-      int[] perm = new int[r + 1];
-      for (int i = 0; i < r + 1; i++) {
-        perm[i] = i;
-      }
-      perm[r - 1] = r;
-      perm[r] = r - 1;
-      return spectrum.transpose(perm);
+      return spectrum.transpose(Axes.swapWithLast(r + 1, r - 1));
     }
   }
 
@@ -195,7 +189,7 @@ final class Spectral {
     if (axis == r - 1) {
       return x;
     }
-    return x.transpose(swap(r, axis));
+    return x.transpose(Axes.swapWithLast(r, axis));
   }
 
   /** Swaps the innermost axis of {@code done} back to {@code axis}; frees {@code done} if so. */
@@ -205,17 +199,7 @@ final class Spectral {
       return done;
     }
     t.add(done);
-    return done.transpose(swap(r, axis));
-  }
-
-  private static int[] swap(int rank, int axis) {
-    int[] perm = new int[rank];
-    for (int i = 0; i < rank; i++) {
-      perm[i] = i;
-    }
-    perm[axis] = rank - 1;
-    perm[rank - 1] = axis;
-    return perm;
+    return done.transpose(Axes.swapWithLast(r, axis));
   }
 
   /** Crops or zero-pads the innermost axis to {@code length}. */

@@ -30,6 +30,12 @@ public final class TfjniEngine extends Engine {
   public static final String INTEROP_THREADS = "ai.djl.tensorflow.num_interop_threads";
   /** The system property setting TensorFlow's intra-op thread count, as DJL's engine reads it. */
   public static final String INTRAOP_THREADS = "ai.djl.tensorflow.num_intraop_threads";
+  /**
+   * "false" resizes images without half-pixel centres, as TensorFlow 1's {@code resize_bilinear}
+   * and DJL's own TensorFlow engine do; by default they are on, as in {@code tf.image.resize}
+   * and PyTorch. Read at each resize.
+   */
+  public static final String RESIZE_HALF_PIXEL_CENTERS = "tfjni.djl.resize.halfPixelCenters";
 
   /** Guards {@link #instance}; private so that no user code can hold it. */
   private static final Object LOCK = new Object();
@@ -39,6 +45,10 @@ public final class TfjniEngine extends Engine {
 
   private final EagerContext context;
   private final io.tfjni.NDManager arrays;
+  /** Guards the seed and {@link #randomDraws}. */
+  private final Object randomLock = new Object();
+  /** Random ops drawn since the seed was set: with the seed, the seed of a stateless random op. */
+  private long randomDraws;
   private TfjniNDManager systemManager;
 
   private TfjniEngine() {
@@ -116,6 +126,31 @@ public final class TfjniEngine extends Engine {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("the system property " + name
           + " must be an integer thread count, got '" + text + "'", e);
+    }
+  }
+
+  /**
+   * Seeds the random operations and restarts their stream, as DJL's PyTorch engine does: after
+   * {@code setRandomSeed(s)} the same sequence of random calls gives the same numbers.
+   *
+   * @param seed the seed of the random operations from now on
+   */
+  @Override
+  public void setRandomSeed(int seed) {
+    synchronized (randomLock) {
+      super.setRandomSeed(seed);
+      randomDraws = 0;
+    }
+  }
+
+  /**
+   * The seed pair of the next stateless random op: the engine's seed (the clock if none is set)
+   * and the number of the draw since.
+   */
+  long[] nextRandomSeed() {
+    synchronized (randomLock) {
+      Integer seed = getSeed();
+      return new long[] {seed == null ? System.nanoTime() : seed, ++randomDraws};
     }
   }
 

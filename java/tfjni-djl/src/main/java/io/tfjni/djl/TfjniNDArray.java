@@ -4,6 +4,7 @@ import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.internal.NDArrayEx;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
@@ -54,6 +55,7 @@ public class TfjniNDArray implements NDArray {
     this.manager = manager;
     this.uid = nextUid();
     manager.attachArray(uid, this);
+    NDScope.register(this);
   }
 
   /** An array owning {@code value}, which nobody writes from now on. */
@@ -62,6 +64,7 @@ public class TfjniNDArray implements NDArray {
     this.manager = manager;
     this.uid = nextUid();
     manager.attachArray(uid, this);
+    NDScope.register(this);
   }
 
   /**
@@ -153,10 +156,7 @@ public class TfjniNDArray implements NDArray {
 
   /** The tfjni array of another DJL array (copied into this engine if it is another's). */
   io.tfjni.NDArray tfOf(NDArray other) {
-    if (other instanceof TfjniNDArray) {
-      return ((TfjniNDArray) other).tfArray();
-    }
-    return ((TfjniNDArray) manager.from(other)).tfArray();
+    return manager.from(other).tfArray();
   }
 
   /** A scalar of this array's type (the caller closes it). */
@@ -215,12 +215,7 @@ public class TfjniNDArray implements NDArray {
   }
 
   private int normAxis(int axis) {
-    int r = rank();
-    int a = axis < 0 ? axis + r : axis;
-    if (a < 0 || a >= Math.max(r, 1)) {
-      throw new IllegalArgumentException("axis " + axis + " out of range for rank " + r);
-    }
-    return a;
+    return Axes.normalize(axis, rank());
   }
 
   private NDArray reduce(String opName, int[] axes, boolean keepDims) {
@@ -295,6 +290,17 @@ public class TfjniNDArray implements NDArray {
     detach();
     this.manager = (TfjniNDManager) newManager;
     newManager.tempAttachInternal(original, uid, this);
+  }
+
+  /**
+   * Back from {@link #tempAttach}: to its manager even if that manager was capped meanwhile, as
+   * in DJL's engines (a cap stops new arrays joining a manager, not its own coming back).
+   */
+  @Override
+  public void returnResource(NDManager original) {
+    detach();
+    this.manager = (TfjniNDManager) original;
+    original.attachUncappedInternal(uid, this);
   }
 
   @Override
@@ -446,7 +452,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public void intern(NDArray replaced) {
     checkOpen();
-    TfjniNDArray other = (TfjniNDArray) manager.from(replaced);
+    TfjniNDArray other = manager.from(replaced);
     if (other == this) {
       return;
     }
@@ -1160,9 +1166,7 @@ public class TfjniNDArray implements NDArray {
   public NDList topK(int k, int axis, boolean largest, boolean sorted) {
     int a = normAxis(axis);
     int r = rank();
-    int[] perm = IntStream.range(0, r).toArray();
-    perm[a] = r - 1;
-    perm[r - 1] = a;
+    int[] perm = Axes.swapWithLast(r, a);
     boolean moved = a != r - 1;
     try (NDArray swapped = moved ? transpose(perm) : null;
         NDArray source = largest ? null : (moved ? swapped : this).neg()) {
@@ -1237,8 +1241,8 @@ public class TfjniNDArray implements NDArray {
   /** numpy.percentile's default (linear interpolation between the two nearest ranks). */
   @Override
   public NDArray percentile(Number percentile) {
-    try (NDArray flat = flatten()) {
-      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    try (io.tfjni.NDArray flat = tfArray().reshape(-1)) {
+      return wrap(percentileOfLastAxis(flat, percentile.doubleValue()));
     }
   }
 
@@ -1269,16 +1273,19 @@ public class TfjniNDArray implements NDArray {
       grouped[i] = kept.get(i);
     }
     grouped[kept.size()] = -1;
-    try (NDArray moved = transpose(perm); NDArray flat = moved.reshape(new Shape(grouped))) {
-      return ((TfjniNDArray) flat).percentileOfLastAxis(percentile.doubleValue());
+    try (io.tfjni.NDArray moved = tfArray().transpose(perm);
+        io.tfjni.NDArray flat = moved.reshape(grouped)) {
+      return wrap(percentileOfLastAxis(flat, percentile.doubleValue()));
     }
   }
 
-  private NDArray percentileOfLastAxis(double q) {
+  /** numpy's linear percentile {@code q} of the last axis of {@code x}, that axis dropped. */
+  private io.tfjni.NDArray percentileOfLastAxis(io.tfjni.NDArray x, double q) {
     if (q < 0 || q > 100) {
       throw new IllegalArgumentException("a percentile is in [0, 100], got " + q);
     }
-    long n = getShape().get(rank() - 1);
+    int last = x.shape().length - 1;
+    long n = x.shape()[last];
     if (n == 0) {
       throw new IllegalArgumentException("percentile of an empty axis");
     }
@@ -1286,10 +1293,11 @@ public class TfjniNDArray implements NDArray {
     long lo = (long) Math.floor(position);
     long hi = (long) Math.ceil(position);
     double fraction = position - lo;
-    try (NDArray sorted = sort(-1);
-        NDArray low = sorted.get("..., " + lo); NDArray high = sorted.get("..., " + hi);
-        NDArray span = high.sub(low); NDArray part = span.mul(fraction)) {
-      return low.add(part);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray sorted = t.add(x.sort(last, false));
+      io.tfjni.NDArray low = t.add(sorted.gather(t.add(tf().scalar(lo)), last));
+      io.tfjni.NDArray high = t.add(sorted.gather(t.add(tf().scalar(hi)), last));
+      return low.add(t.add(t.add(high.sub(low)).mul(fraction)));
     }
   }
 
@@ -1347,9 +1355,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray reshape(Shape newShape) {
-    try (io.tfjni.NDArray dims = longVector(newShape.getShape())) {
-      return wrap(op("Reshape").addInput(tfArray()).addInput(dims).build());
-    }
+    return wrap(tfArray().reshape(newShape.getShape()));
   }
 
   @Override
@@ -1360,8 +1366,8 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray flatten(int startDim, int endDim) {
     long[] dims = getShape().getShape();
-    int s = startDim < 0 ? startDim + dims.length : startDim;
-    int e = endDim < 0 ? endDim + dims.length : endDim;
+    int s = normAxis(startDim);
+    int e = normAxis(endDim);
     long[] out = new long[dims.length - (e - s)];
     int j = 0;
     for (int i = 0; i < s; i++) {
@@ -1380,9 +1386,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray expandDims(int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("ExpandDims").addInput(tfArray()).addInput(ax).build());
-    }
+    return wrap(tfArray().expandDims(axis));
   }
 
   @Override
@@ -1398,18 +1402,12 @@ public class TfjniNDArray implements NDArray {
             + dims[a]);
       }
     }
-    long[] a = Arrays.stream(axes).mapToLong(i -> i).toArray();
-    return wrap(op("Squeeze").addInput(tfArray()).setAttr("squeeze_dims", a).build());
+    return wrap(tfArray().squeeze(axes));
   }
 
   @Override
   public NDArray transpose() {
-    int r = rank();
-    int[] perm = new int[r];
-    for (int i = 0; i < r; i++) {
-      perm[i] = r - 1 - i;
-    }
-    return transpose(perm);
+    return wrap(tfArray().transpose());
   }
 
   @Override
@@ -1418,16 +1416,12 @@ public class TfjniNDArray implements NDArray {
       throw new IllegalArgumentException("transpose needs " + rank() + " axes, got "
           + axes.length);
     }
-    try (io.tfjni.NDArray perm = intVector(axes)) {
-      return wrap(op("Transpose").addInput(tfArray()).addInput(perm).build());
-    }
+    return wrap(tfArray().transpose(axes));
   }
 
   @Override
   public NDArray broadcast(Shape target) {
-    try (io.tfjni.NDArray dims = longVector(target.getShape())) {
-      return wrap(op("BroadcastTo").addInput(tfArray()).addInput(dims).build());
-    }
+    return wrap(tfArray().broadcastTo(target.getShape()));
   }
 
   @Override
@@ -1457,11 +1451,7 @@ public class TfjniNDArray implements NDArray {
       System.arraycopy(sizes, 0, withFirst, 1, sizes.length);
       sizes = withFirst;
     }
-    io.tfjni.NDArray[] parts;
-    try (io.tfjni.NDArray sz = longVector(sizes); io.tfjni.NDArray ax = tf().scalar(a)) {
-      parts = op("SplitV").addInput(tfArray()).addInput(sz).addInput(ax)
-          .setAttr("num_split", sizes.length).buildAll();
-    }
+    io.tfjni.NDArray[] parts = tfArray().split(sizes, a);
     NDList out = new NDList(parts.length);
     for (io.tfjni.NDArray part : parts) {
       out.add(wrap(part));
@@ -1501,8 +1491,8 @@ public class TfjniNDArray implements NDArray {
       System.arraycopy(repeats, 0, full, r - repeats.length, repeats.length);
       repeats = full;
     }
-    try (io.tfjni.NDArray m = longVector(repeats)) {
-      return wrap(op("Tile").addInput(((TfjniNDArray) source).tfArray()).addInput(m).build());
+    try {
+      return wrap(((TfjniNDArray) source).tfArray().tile(repeats));
     } finally {
       if (expanded != null) {
         expanded.close();
@@ -1582,16 +1572,12 @@ public class TfjniNDArray implements NDArray {
   public NDArray pad(Shape padding, double padValue) {
     long[] p = padding.getShape();
     int r = rank();
-    long[] pairs = new long[2 * r];
+    long[][] pairs = new long[r][2];
     // DJL (PyTorch style): pairs from the last axis backwards.
     for (int i = 0; i < p.length / 2; i++) {
-      int axis = r - 1 - i;
-      pairs[2 * axis] = p[2 * i];
-      pairs[2 * axis + 1] = p[2 * i + 1];
+      pairs[r - 1 - i] = new long[] {p[2 * i], p[2 * i + 1]};
     }
-    try (io.tfjni.NDArray pads = tf().create(pairs, r, 2); io.tfjni.NDArray v = scalar(padValue)) {
-      return wrap(op("PadV2").addInput(tfArray()).addInput(pads).addInput(v).build());
-    }
+    return wrap(tfArray().pad(pairs, padValue));
   }
 
   // ---- linear algebra ------------------------------------------------------------------------
@@ -1731,9 +1717,7 @@ public class TfjniNDArray implements NDArray {
         size[d] = indexDims[d];
       }
     }
-    int[] perm = IntStream.range(0, r).toArray();
-    perm[a] = r - 1;
-    perm[r - 1] = a;
+    int[] perm = Axes.swapWithLast(r, a);
     try (io.tfjni.NDArray cut = tfArray().slice(new long[r], size);
         io.tfjni.NDArray moved = cut.transpose(perm);
         io.tfjni.NDArray cast = indexCast(index);
@@ -1946,7 +1930,7 @@ public class TfjniNDArray implements NDArray {
     }
   }
 
-  // ---- not (yet) implemented -----------------------------------------------------------------
+  // ---- dense form, rotation, Fourier transforms, differences ----------------------------------
 
   @Override
   public NDArray toDense() {

@@ -257,25 +257,13 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDList layerNorm(NDArray input, Shape normalizedShape, NDArray gamma, NDArray beta,
       float eps) {
-    // Over the trailing normalizedShape axes: (x - mean) / sqrt(var + eps) * gamma + beta.
-    int rank = input.getShape().dimension();
-    int[] axes = new int[normalizedShape.dimension()];
-    for (int i = 0; i < axes.length; i++) {
-      axes[i] = rank - axes.length + i;
-    }
-    try (NDArray mean = input.mean(axes, true); NDArray centered = input.sub(mean);
-        NDArray squared = centered.square(); NDArray var = squared.mean(axes, true);
-        NDArray shifted = var.add(eps); NDArray std = shifted.sqrt();
-        NDArray normalized = centered.div(std)) {
-      return new NDList(affine(normalized, gamma, beta));
-    }
+    return new NDList(array.wrap(Layers.layerNorm(array.tfOf(input), normalizedShape.dimension(),
+        optional(gamma), optional(beta), eps)));
   }
 
-  /** x * gamma + beta, either of which may be absent. */
-  private static NDArray affine(NDArray x, NDArray gamma, NDArray beta) {
-    try (NDArray scaled = gamma == null ? x.duplicate() : x.mul(gamma)) {
-      return beta == null ? scaled.duplicate() : scaled.add(beta);
-    }
+  /** The tfjni array of an optional parameter, or null. */
+  private io.tfjni.NDArray optional(NDArray parameter) {
+    return parameter == null ? null : array.tfOf(parameter);
   }
 
   @Override
@@ -284,19 +272,9 @@ final class TfjniNDArrayEx implements NDArrayEx {
     if (training) {
       throw new UnsupportedOperationException(TRAINING + "no training-mode batchNorm");
     }
-    // Inference: the running statistics of the channel axis, broadcast along it.
-    int rank = input.getShape().dimension();
-    int channelAxis = axis < 0 ? axis + rank : axis;
-    long[] dims = new long[rank];
-    java.util.Arrays.fill(dims, 1);
-    dims[channelAxis] = -1;
-    try (NDArray mean = runningMean.reshape(dims); NDArray var = runningVar.reshape(dims);
-        NDArray g = gamma == null ? null : gamma.reshape(dims);
-        NDArray b = beta == null ? null : beta.reshape(dims);
-        NDArray centered = input.sub(mean); NDArray shifted = var.add(eps);
-        NDArray std = shifted.sqrt(); NDArray normalized = centered.div(std)) {
-      return new NDList(affine(normalized, g, b));
-    }
+    int channelAxis = Axes.normalize(axis, input.getShape().dimension());
+    return new NDList(array.wrap(Layers.batchNorm(array.tfOf(input), array.tfOf(runningMean),
+        array.tfOf(runningVar), optional(gamma), optional(beta), channelAxis, eps)));
   }
 
   @Override
@@ -440,7 +418,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
       TfjniNDArray b = (TfjniNDArray) batch;
       io.tfjni.OpBuilder op = b.op(opName).addInput(b.tfArray()).addInput(size);
       if (!"ResizeArea".equals(opName)) {
-        op.setAttr("half_pixel_centers", true);
+        op.setAttr("half_pixel_centers", !"false".equalsIgnoreCase(
+            System.getProperty(TfjniEngine.RESIZE_HALF_PIXEL_CENTERS)));
       }
       try (NDArray out = b.wrap(op.build())) {
         return single ? out.squeeze(new int[] {0}) : out.duplicate();

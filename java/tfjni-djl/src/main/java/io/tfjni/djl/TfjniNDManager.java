@@ -15,7 +15,6 @@ import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import java.nio.charset.Charset;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * at once, with no garbage collector involved.
  */
 public class TfjniNDManager extends BaseNDManager {
-  /** Seeds the random arrays: the engine's seed (if set) and a counter. */
-  private static final AtomicLong RANDOM_COUNTER = new AtomicLong();
   private static final Logger LOGGER = LoggerFactory.getLogger(TfjniNDManager.class);
 
   TfjniNDManager(NDManager parent, Device device) {
@@ -52,10 +49,11 @@ public class TfjniNDManager extends BaseNDManager {
     return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
   }
 
+  /** The array itself if it is this engine's, else a copy of it made here (null for null). */
   @Override
-  public NDArray from(NDArray array) {
+  public TfjniNDArray from(NDArray array) {
     if (array == null || array instanceof TfjniNDArray) {
-      return array;
+      return (TfjniNDArray) array;
     }
     NDArray result;
     if (array.getDataType() == DataType.STRING) {
@@ -64,7 +62,7 @@ public class TfjniNDManager extends BaseNDManager {
       result = create(array.toByteBuffer(), array.getShape(), array.getDataType());
     }
     result.setName(array.getName());
-    return result;
+    return (TfjniNDArray) result;  // this manager makes only its engine's arrays
   }
 
   @Override
@@ -163,8 +161,7 @@ public class TfjniNDManager extends BaseNDManager {
     io.tfjni.DataType tfType = DataTypes.toTf(dataType);
     long[] dims = shape.getShape();
     if (data instanceof ByteBuffer) {
-      ByteBuffer bytes = ((ByteBuffer) data).duplicate().order(ByteOrder.nativeOrder());
-      return wrap(io.tfjni.Tensor.of(tfType, fromBytes(bytes, tfType, size), dims));
+      return wrap(tensorOf((ByteBuffer) data, tfType, size, dims));
     }
     Object values = fromTyped(data, size);
     Class<?> component = values.getClass().getComponentType();
@@ -194,42 +191,29 @@ public class TfjniNDManager extends BaseNDManager {
     return io.tfjni.DataType.INT8;
   }
 
-  /** The elements of a native-order byte buffer as tfjni's primitive array for the type. */
-  private static Object fromBytes(ByteBuffer bytes, io.tfjni.DataType type, int size) {
-    Class<?> component = type.javaComponent();
-    int n = size * type.componentsPerElement();
-    if (component == float.class) {
-      float[] out = new float[n];
-      bytes.asFloatBuffer().get(out);
-      return out;
-    } else if (component == double.class) {
-      double[] out = new double[n];
-      bytes.asDoubleBuffer().get(out);
-      return out;
-    } else if (component == int.class) {
-      int[] out = new int[n];
-      bytes.asIntBuffer().get(out);
-      return out;
-    } else if (component == long.class) {
-      long[] out = new long[n];
-      bytes.asLongBuffer().get(out);
-      return out;
-    } else if (component == short.class) {
-      short[] out = new short[n];
-      bytes.asShortBuffer().get(out);
-      return out;
-    } else if (component == boolean.class) {
-      boolean[] out = new boolean[n];
-      for (int i = 0; i < n; i++) {
-        out[i] = bytes.get() != 0;
+  /**
+   * A tensor of the buffer's next {@code size} elements (native byte order), copied once, straight
+   * into TensorFlow's memory. BOOL bytes are read as C does, any non-zero byte true.
+   */
+  private static io.tfjni.Tensor tensorOf(ByteBuffer data, io.tfjni.DataType type, int size,
+      long[] dims) {
+    ByteBuffer bytes = data.duplicate();
+    bytes.limit(bytes.position() + size * type.byteSize());
+    io.tfjni.Tensor tensor = io.tfjni.Tensor.allocate(type, dims);
+    try {
+      ByteBuffer target = tensor.buffer();
+      if (type == io.tfjni.DataType.BOOL) {
+        while (bytes.hasRemaining()) {
+          target.put(bytes.get() != 0 ? (byte) 1 : (byte) 0);
+        }
+      } else {
+        target.put(bytes);
       }
-      return out;
-    } else if (component == byte.class) {
-      byte[] out = new byte[n];
-      bytes.get(out);
-      return out;
+      return tensor;
+    } catch (RuntimeException e) {
+      tensor.close();
+      throw e;
     }
-    throw new UnsupportedOperationException("no array of TensorFlow type " + type);
   }
 
   private static Object fromTyped(Buffer data, int size) {
@@ -347,9 +331,7 @@ public class TfjniNDManager extends BaseNDManager {
   }
 
   private long[] nextSeed() {
-    Integer seed = getEngine().getSeed();
-    return new long[] {seed == null ? System.nanoTime() : seed,
-        RANDOM_COUNTER.incrementAndGet()};
+    return getEngine().nextRandomSeed();
   }
 
   @Override
@@ -457,7 +439,7 @@ public class TfjniNDManager extends BaseNDManager {
     io.tfjni.OpBuilder op = tf().opBuilder(opName);
     try (io.tfjni.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
         io.tfjni.NDArray seed = tf().create(nextSeed(), 2)) {
-      op.addInput(dims).addInput(seed).addInput(((TfjniNDArray) from(param)).tfArray());
+      op.addInput(dims).addInput(seed).addInput(from(param).tfArray());
       if (opName.equals("StatelessRandomPoisson")) {
         op.setAttr("dtype", io.tfjni.DataType.FLOAT);
       }

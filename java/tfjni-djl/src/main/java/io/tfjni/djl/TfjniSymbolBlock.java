@@ -79,7 +79,7 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     // The arrays' own tensors are fed (no eager round trip); they stay the arrays'.
     Tensor[] feeds = new Tensor[inputKeys.size()];
     for (int i = 0; i < feeds.length; i++) {
-      feeds[i] = ((TfjniNDArray) manager.from(pick(inputs, i))).tensor();
+      feeds[i] = manager.from(pick(inputs, i)).tensor();
     }
     // A result per call: its tensors become the output arrays' own (each freed by its array or
     // its manager), so it is not closed after a successful run, and not shared between threads.

@@ -32,11 +32,9 @@ final class Unique {
         NDArray position = t.add(source.shape().length == 1 ? rankOfValues(t, values)
             : rankOfSlices(tf, t, values, a));
         NDArray order = t.add(position.argSort(0, false));
-        NDArray zero = t.add(tf.scalar(0));
-        NDArray axisScalar = t.add(tf.scalar(a));
-        values = t.add(gather(tf, values, order, axisScalar));
-        counts = t.add(gather(tf, counts, order, zero));
-        inverse = t.add(gather(tf, position, inverse, zero));
+        values = t.add(values.gather(order, a));
+        counts = t.add(counts.gather(order, 0));
+        inverse = t.add(position.gather(inverse, 0));
       }
       // The results outlive the temporaries: fresh handles of the kept values.
       NDArray inverseShaped = axis == null ? inverse.reshape(x.shape()) : copy(tf, inverse);
@@ -46,10 +44,6 @@ final class Unique {
 
   private static NDArray copy(NDManager tf, NDArray a) {
     return tf.opBuilder("Identity").addInput(a).build();
-  }
-
-  private static NDArray gather(NDManager tf, NDArray params, NDArray indices, NDArray axis) {
-    return tf.opBuilder("GatherV2").addInput(params).addInput(indices).addInput(axis).build();
   }
 
   /** The ascending rank of each (distinct) value of a vector: the inverse of its argsort. */

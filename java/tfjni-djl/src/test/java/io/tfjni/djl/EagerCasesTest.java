@@ -15,6 +15,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tfjni.TestModels;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -185,16 +186,28 @@ class EagerCasesTest {
       // DJL's full takes a float value: 0.1 cannot reach a FLOAT64 array unrounded.
       "full_scalar");
 
-  /** The expected output type (creation ops) and keepdims (named in the case) of a case. */
-  private static DataType outTypeOf;
-  private static boolean keepDims;
+  /**
+   * What a DJL call needs beyond the case's own params, read from TensorFlow Python's output:
+   * its dtype (for the creation ops) and whether a reduction kept its axes (the same rank).
+   */
+  private static final String OUT_DTYPE = "djl_out_dtype";
+  private static final String KEEP_DIMS = "djl_keep_dims";
+
+  private static JsonNode paramsOf(JsonNode c) {
+    ObjectNode params = c.get("params").deepCopy();
+    JsonNode output = c.get("outputs").get(0);
+    params.put(OUT_DTYPE, output.get("dtype").asText());
+    params.put(KEEP_DIMS, c.get("inputs").size() > 0 && TestModels.shape(output).length
+        == TestModels.shape(c.get("inputs").get(0)).length);
+    return params;
+  }
 
   private static DataType outType(JsonNode p) {
-    return outTypeOf;
+    return DataTypes.fromTf(TestModels.dataType(p.get(OUT_DTYPE).asText()));
   }
 
   private static NDArray reduce(String op, NDArray a, JsonNode p) {
-    boolean keep = keepDims;
+    boolean keep = p.get(KEEP_DIMS).asBoolean();
     if (!p.has("axes")) {
       switch (op) {
         case "sum":
@@ -278,14 +291,12 @@ class EagerCasesTest {
     String name = c.get("name").asText();
     JsonNode expected = c.get("outputs").get(0);
     io.tfjni.DataType expectedType = TestModels.dataType(expected.get("dtype").asText());
-    outTypeOf = DataTypes.fromTf(expectedType);
-    keepDims = name.contains("keepdims");
     try (NDManager m = NDManager.newBaseManager()) {
       NDArray[] in = new NDArray[c.get("inputs").size()];
       for (int i = 0; i < in.length; i++) {
         in[i] = input(m, c.get("inputs").get(i));
       }
-      NDArray out = op.apply(m, in, c.get("params"));
+      NDArray out = op.apply(m, in, paramsOf(c));
       assertEquals(DataTypes.fromTf(expectedType), out.getDataType(), name + ": dtype");
       assertArrayEquals(TestModels.shape(expected), out.getShape().getShape(), name + ": shape");
       TestModels.assertData(expectedType, TestModels.data(expected), out.toByteArray(),

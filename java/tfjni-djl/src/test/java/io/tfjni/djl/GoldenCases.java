@@ -1,5 +1,8 @@
 package io.tfjni.djl;
 
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -25,6 +28,24 @@ final class GoldenCases {
     List<String> names = new ArrayList<>();
     cases.forEach(c -> names.add(c.get("name").asText()));
     return names.stream();
+  }
+
+  /** A case's FLOAT32 array ({@code data} and {@code shape}), made by {@code manager}. */
+  static NDArray array(NDManager manager, JsonNode t) {
+    float[] data = new float[t.get("data").size()];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (float) t.get("data").get(i).asDouble();
+    }
+    return manager.create(data, shape(t.get("shape")));
+  }
+
+  /** A case's list of dimensions as a shape. */
+  static Shape shape(JsonNode dims) {
+    long[] out = new long[dims.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = dims.get(i).asLong();
+    }
+    return new Shape(out);
   }
 
   JsonNode byName(String name) {

@@ -9,6 +9,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.internal.NDArrayEx;
 import ai.djl.ndarray.types.Shape;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tfjni.TensorFlowException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -36,19 +37,11 @@ class LayerOpsTest extends ManagerTest {
     if (t.isNull()) {
       return null;
     }
-    float[] data = new float[t.get("data").size()];
-    for (int i = 0; i < data.length; i++) {
-      data[i] = (float) t.get("data").get(i).asDouble();
-    }
-    return manager.create(data, shape(t.get("shape")));
+    return GoldenCases.array(manager, t);
   }
 
   private static Shape shape(JsonNode dims) {
-    long[] out = new long[dims.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = dims.get(i).asLong();
-    }
-    return new Shape(out);
+    return GoldenCases.shape(dims);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -155,9 +148,11 @@ class LayerOpsTest extends ManagerTest {
           new Shape(1, 1), new Shape(0, 0), new Shape(1, 1), 1));
       // TensorFlow's own check (channels 2 vs a weight for 3), as a Java exception.
       try (NDArray wrongIn = manager.ones(new Shape(2, 3, 1, 1))) {
-        RuntimeException e = assertThrows(RuntimeException.class, () -> im.convolution(image,
-            wrongIn, null, new Shape(1, 1), new Shape(0, 0), new Shape(1, 1), 1));
-        assertTrue(e.getMessage() != null && !e.getMessage().isEmpty());
+        TensorFlowException e = assertThrows(TensorFlowException.class, () -> im.convolution(
+            image, wrongIn, null, new Shape(1, 1), new Shape(0, 0), new Shape(1, 1), 1));
+        assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("input depth must be evenly divisible by filter depth:"
+            + " 2 vs 3"), e.getMessage());
       }
     }
   }

@@ -18,6 +18,7 @@ import ai.djl.nn.recurrent.RecurrentBlock;
 import ai.djl.training.ParameterStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tfjni.TensorFlow;
+import io.tfjni.TensorFlowException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,19 +42,11 @@ class RecurrentTest extends ManagerTest {
   }
 
   private NDArray array(JsonNode t) {
-    float[] data = new float[t.get("data").size()];
-    for (int i = 0; i < data.length; i++) {
-      data[i] = (float) t.get("data").get(i).asDouble();
-    }
-    return manager.create(data, shape(t.get("shape")));
+    return GoldenCases.array(manager, t);
   }
 
   private static Shape shape(JsonNode dims) {
-    long[] out = new long[dims.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = dims.get(i).asLong();
-    }
-    return new Shape(out);
+    return GoldenCases.shape(dims);
   }
 
   /** Runs the case's op with its inputs (and the given parameter list). */
@@ -273,9 +266,11 @@ class RecurrentTest extends ManagerTest {
       try (NDArray ints = manager.ones(new Shape(2, 3, 5)).toType(
           DataType.INT32, false)) {
         NDList ok = new NDList(manager.ones(new Shape(12, 5)), manager.ones(new Shape(12, 4)));
-        RuntimeException e = assertThrows(RuntimeException.class,
+        TensorFlowException e = assertThrows(TensorFlowException.class,
             () -> ex.gru(ints, h, ok, false, 1, 0, false, false, true));
-        assertTrue(e.getMessage() != null && !e.getMessage().isEmpty());
+        assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("expected to be a int32 tensor but is a float tensor"),
+            e.getMessage());
       }
     }
   }

@@ -22,6 +22,7 @@ import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.Metadata;
@@ -108,11 +109,12 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     batchSize = new IntParam(this, "batchSize", "rows per model call (> 0)",
         ParamValidators.gt(0));
     intraOpThreads = new IntParam(this, "intraOpThreads",
-        "threads one op may use, per executor JVM (0: TensorFlow's default)",
+        "threads one op may use: TensorFlow's one pool per JVM, sized by the JVM's first model"
+            + " (0: the pool as it is; another count than the pool's fails, see ThreadPools)",
         ParamValidators.gtEq(0));
     interOpThreads = new IntParam(this, "interOpThreads",
-        "threads running independent ops at once, per executor JVM (0: TensorFlow's default;"
-            + " -1: every op on the task's own thread, SessionOptions.runOnCallerThread)",
+        "threads running independent ops at once (0: the JVM's shared pool; N > 0: a pool of"
+            + " N of the model's own; -1: every op on the task's own thread)",
         ParamValidators.gtEq(-1));
     handleInvalid = new Param<>(this, "handleInvalid", "a row that cannot feed the model:"
         + " 'error' fails the task naming the column and row, 'skip' drops the row, 'keep'"
@@ -270,6 +272,114 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
   }
 
   /**
+   * The {@link #modelPath()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String getModelPath() {
+    return $(modelPath);
+  }
+
+  /**
+   * The {@link #tags()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String[] getTags() {
+    return $(tags);
+  }
+
+  /**
+   * The {@link #signatureKey()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String getSignatureKey() {
+    return $(signatureKey);
+  }
+
+  /**
+   * The {@link #inputCols()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String[] getInputCols() {
+    return $(inputCols);
+  }
+
+  /**
+   * The {@link #inputKeys()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String[] getInputKeys() {
+    return $(inputKeys);
+  }
+
+  /**
+   * The {@link #outputKeys()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String[] getOutputKeys() {
+    return $(outputKeys);
+  }
+
+  /**
+   * The {@link #outputCols()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String[] getOutputCols() {
+    return $(outputCols);
+  }
+
+  /**
+   * The {@link #batchSize()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public int getBatchSize() {
+    return (Integer) $(batchSize);
+  }
+
+  /**
+   * The {@link #intraOpThreads()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public int getIntraOpThreads() {
+    return (Integer) $(intraOpThreads);
+  }
+
+  /**
+   * The {@link #interOpThreads()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public int getInterOpThreads() {
+    return (Integer) $(interOpThreads);
+  }
+
+  /**
+   * The {@link #handleInvalid()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public String getHandleInvalid() {
+    return $(handleInvalid);
+  }
+
+  /**
+   * The {@link #stringsAsBinary()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public boolean getStringsAsBinary() {
+    return (Boolean) $(stringsAsBinary);
+  }
+
+  /**
    * Sets {@link #modelPath()}.
    *
    * @param value the model's location
@@ -407,23 +517,31 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
   }
 
   /**
-   * Runs over the dataset's internal rows (the query engine's own, unboxed), so the input is
-   * planned here, like {@code Dataset.rdd}: with adaptive execution, the stages before it (a
-   * shuffle) run now rather than at the first action.
+   * A batch DataFrame of this JVM's Spark runs over its internal rows (the query engine's own,
+   * unboxed), so the input is planned here, like {@code Dataset.rdd}: with adaptive execution,
+   * the stages before it (a shuffle) run now rather than at the first action. A streaming
+   * DataFrame, or one of a Spark Connect client, goes through the public API instead
+   * ({@link #transformRows}).
    */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
-    if (dataset.isStreaming()) {
-      throw new UnsupportedOperationException("SavedModelTransformer transforms batch DataFrames;"
-          + " for a stream, call it in foreachBatch");
+    if (dataset.isStreaming()
+        || !(dataset.toDF() instanceof org.apache.spark.sql.classic.Dataset<Row> frame)) {
+      return transformRows(dataset);
     }
     InferencePlan plan = plan(dataset.schema());
-    org.apache.spark.sql.classic.Dataset<Row> frame =
-        (org.apache.spark.sql.classic.Dataset<Row>) dataset.toDF();
     JavaRDD<InternalRow> rows = frame.queryExecution().toRdd().toJavaRDD();
     return frame.sparkSession().internalCreateDataFrame(
         rows.mapPartitions(new PartitionInference(plan), true).rdd(),
         outputSchema(dataset.schema(), plan), false);
+  }
+
+  /** The same rows as {@link #transform}, planned through the public API's mapPartitions. */
+  Dataset<Row> transformRows(Dataset<?> dataset) {
+    InferencePlan plan = plan(dataset.schema());
+    StructType output = outputSchema(dataset.schema(), plan);
+    return dataset.toDF().mapPartitions(new RowInference(plan, dataset.schema(), output),
+        Encoders.row(output));
   }
 
   /** The input columns, then one column per output. */
@@ -450,8 +568,8 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
       throw new IllegalArgumentException("set inputCols: the DataFrame columns to feed");
     }
     List<String> tagList = List.of($(tags));
-    int intra = (Integer) $(intraOpThreads);
-    int inter = (Integer) $(interOpThreads);
+    int intra = getIntraOpThreads();
+    int inter = getInterOpThreads();
     String location = $(modelPath);
     Signature signature;
     try (ModelCache.Lease lease = ModelCache.acquire(new ModelCache.Key(
@@ -513,10 +631,10 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
       SparkTypes.element(column.dataType(), false);  // throws for a dtype with no column type
       outputs.add(column);
     }
-    InvalidRows invalid = InvalidRows.valueOf($(handleInvalid).toUpperCase(Locale.ROOT));
-    return new InferencePlan(location, tagList, signature.key(), intra, inter, (Integer)
-        $(batchSize), invalid, (Boolean) $(stringsAsBinary), List.copyOf(inputs), indexes,
-        List.copyOf(columnTypes), List.copyOf(outputs));
+    InvalidRows invalid = InvalidRows.valueOf(getHandleInvalid().toUpperCase(Locale.ROOT));
+    return new InferencePlan(location, tagList, signature.key(), intra, inter, getBatchSize(),
+        invalid, getStringsAsBinary(), List.copyOf(inputs), indexes, List.copyOf(columnTypes),
+        List.copyOf(outputs));
   }
 
   private static TensorSpec find(List<TensorSpec> specs, String key, String role,

@@ -25,6 +25,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -150,10 +152,18 @@ class SavedModelTransformerTest {
 
     SavedModelTransformer loaded = SavedModelTransformer.load(dir.resolve("stage").toString());
     assertEquals(stage.uid(), loaded.uid());
-    assertEquals(9, loaded.getOrDefault(loaded.batchSize()));
-    assertEquals("keep", loaded.getOrDefault(loaded.handleInvalid()));
-    assertEquals(-1, loaded.getOrDefault(loaded.interOpThreads()));
-    assertArrayEquals(new String[] {"images"}, loaded.getOrDefault(loaded.inputKeys()));
+    assertEquals(9, loaded.getBatchSize());
+    assertEquals("keep", loaded.getHandleInvalid());
+    assertEquals(-1, loaded.getInterOpThreads());
+    assertEquals(0, loaded.getIntraOpThreads(), "the default");
+    assertArrayEquals(new String[] {"images"}, loaded.getInputKeys());
+    assertArrayEquals(new String[] {"pixels"}, loaded.getInputCols());
+    assertArrayEquals(new String[] {"output_0"}, loaded.getOutputKeys());
+    assertArrayEquals(new String[] {"p"}, loaded.getOutputCols());
+    assertArrayEquals(new String[] {"serve"}, loaded.getTags(), "the default");
+    assertEquals("serving_default", loaded.getSignatureKey(), "the default");
+    assertEquals(TestModels.modelPath("digits").toString(), loaded.getModelPath());
+    assertEquals(false, loaded.getStringsAsBinary(), "the default");
 
     Dataset<Row> scored = PipelineModel.load(dir.resolve("pipeline").toString())
         .transform(digits(2));
@@ -179,6 +189,35 @@ class SavedModelTransformerTest {
     assertEquals(before + 1, TensorFlow.liveObjects().savedModels(), "a second job reuses it");
     assertEquals(1, ModelCache.evictUnused());
     assertEquals(before, TensorFlow.liveObjects().savedModels());
+  }
+
+  /**
+   * Thread counts that take effect score as Python does: inter-op -1 (every op on the task's
+   * thread) and 2 (a pool of the model's own, so a model of its own in the cache), with the
+   * intra-op count the JVM's pool has (0). Another intra-op count cannot take effect once a model
+   * has sized the pool, and is refused when the plan is built.
+   */
+  @Test
+  void threadCountsTakeEffectOrAreRefused() {
+    ModelCache.evictUnused();
+    long before = TensorFlow.liveObjects().savedModels();
+    for (int inter : new int[] {-1, 2}) {
+      float[][] byId = probabilities(digitsTransformer().setIntraOpThreads(0)
+          .setInterOpThreads(inter).setBatchSize(16).transform(digits(2)));
+      for (int i = 0; i < DIGITS; i++) {
+        for (int c = 0; c < 10; c++) {
+          float expected = pythonProbabilities[i * 10 + c];
+          assertEquals(expected, byId[i][c], 1e-6 + 1e-5 * Math.abs(expected),
+              "digit " + i + " class " + c + " at inter-op threads " + inter);
+        }
+      }
+    }
+    assertEquals(before + 2, TensorFlow.liveObjects().savedModels(), "one model per setting");
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> digitsTransformer().setIntraOpThreads(1).transform(digits(2)));
+    assertTrue(refused.getMessage().contains("intra-op threads 1 cannot take effect")
+        && refused.getMessage().contains("once per process"), refused.getMessage());
+    assertEquals(2, ModelCache.evictUnused());
   }
 
   @Test
@@ -421,11 +460,42 @@ class SavedModelTransformerTest {
   }
 
   @Test
-  void aStreamIsRefusedWithWhatToDoInstead() {
-    Dataset<Row> stream = spark.readStream().format("rate").load();
-    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-        () -> add().setInputCols("value").transform(stream));
-    assertTrue(e.getMessage().contains("foreachBatch"), e.getMessage());
+  void aStreamScoresItsRowsAsPythonDoes() throws Exception {
+    Path dir = java.nio.file.Files.createTempDirectory("tfjni-spark-stream");
+    digits(3).write().parquet(dir.resolve("in").toString());
+    Dataset<Row> stream = spark.readStream().schema(digits(1).schema())
+        .parquet(dir.resolve("in").toString());
+    StreamingQuery query = digitsTransformer().setBatchSize(32).transform(stream).writeStream()
+        .format("memory").queryName("scored_digits").outputMode("append")
+        .option("checkpointLocation", dir.resolve("checkpoint").toString())
+        .trigger(Trigger.AvailableNow()).start();
+    try {
+      assertTrue(query.awaitTermination(120_000), "the query ends once the files are read");
+      assertPythonsProbabilities(probabilities(spark.table("scored_digits")), "streamed");
+    } finally {
+      query.stop();
+    }
+  }
+
+  /** The public API's path, which streams take, on a batch DataFrame too. */
+  @Test
+  void thePublicApiPathScoresAsTheInternalOneDoes() {
+    SavedModelTransformer transformer = digitsTransformer().setBatchSize(16);
+    assertPythonsProbabilities(probabilities(transformer.transformRows(digits(3))), "rows");
+    List<Row> kept = transformer.setHandleInvalid("keep").transformRows(wrongShapeRows())
+        .orderBy("id").collectAsList();
+    assertNull(kept.get(1).get(2), "a bad row kept with null outputs");
+    assertEquals(10, kept.get(0).getList(2).size());
+  }
+
+  private static void assertPythonsProbabilities(float[][] byId, String path) {
+    for (int i = 0; i < DIGITS; i++) {
+      for (int c = 0; c < 10; c++) {
+        float expected = pythonProbabilities[i * 10 + c];
+        assertEquals(expected, byId[i][c], 1e-6 + 1e-5 * Math.abs(expected),
+            "digit " + i + " class " + c + " through the " + path + " path");
+      }
+    }
   }
 
   private static Dataset<Row> withBadRows() {
@@ -476,8 +546,8 @@ class SavedModelTransformerTest {
     assertEquals(3f, out.get(0).getFloat(3));  // 1 + 2
   }
 
-  @Test
-  void rowsOfTheWrongShapeAreBadRows() {
+  /** Rows 0 and 3 hold 64 pixels, row 1 63 and row 2 65, in one partition. */
+  private static Dataset<Row> wrongShapeRows() {
     List<Row> rows = new ArrayList<>();
     for (int n : new int[] {64, 63, 65, 64}) {
       List<Float> pixels = new ArrayList<>();
@@ -488,12 +558,20 @@ class SavedModelTransformerTest {
     }
     StructType schema = new StructType().add("id", DataTypes.IntegerType)
         .add("pixels", DataTypes.createArrayType(DataTypes.FloatType, false));
-    Dataset<Row> frame = spark.createDataFrame(rows, schema).coalesce(1);
-    SparkException failed = assertThrows(SparkException.class,
-        () -> digitsTransformer().transform(frame).collectAsList());
-    String message = String.valueOf(failed.getMessage()) + failed.getCause();
-    assertTrue(message.contains("column 'pixels' (input 'images'), row 1 of partition 0: shape [63]"),
-        message);
+    return spark.createDataFrame(rows, schema).coalesce(1);
+  }
+
+  @Test
+  void rowsOfTheWrongShapeAreBadRows() {
+    Dataset<Row> frame = wrongShapeRows();
+    // Batch size 1: the bad row starts a batch; 64: it joins one. The same words either way.
+    for (int batch : new int[] {1, 64}) {
+      SparkException failed = assertThrows(SparkException.class,
+          () -> digitsTransformer().setBatchSize(batch).transform(frame).collectAsList());
+      String message = String.valueOf(failed.getMessage()) + failed.getCause();
+      assertTrue(message.contains("column 'pixels' (input 'images'), row 1 of partition 0: shape"
+          + " [63]; expected FLOAT [8, 8, 1] per row. Set handleInvalid"), message);
+    }
     List<Row> kept = digitsTransformer().setHandleInvalid("keep").transform(frame).orderBy("id")
         .collectAsList();
     assertEquals(4, kept.size());
