@@ -31,6 +31,9 @@ public final class ThreadPools {
   /**
    * Sets a model's inter-op count on {@code options} in the form described above.
    *
+   * @param options the model's session options, changed in place
+   * @param threads -1, 0 or a positive count
+   * @return {@code options}
    * @throws IllegalArgumentException for a count below -1
    */
   public static SessionOptions interOpThreads(SessionOptions options, int threads) {
@@ -52,6 +55,9 @@ public final class ThreadPools {
   /**
    * Sets a model's intra-op count on {@code options} if it can take effect.
    *
+   * @param options the model's session options, changed in place
+   * @param threads 0 or a positive count
+   * @return {@code options}
    * @throws IllegalArgumentException for a negative count, or one the process's intra-op pool
    *     was already sized without
    */

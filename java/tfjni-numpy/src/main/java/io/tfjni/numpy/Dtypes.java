@@ -135,6 +135,9 @@ public final class Dtypes {
   /**
    * The dtype of one of NumPy's own numeric or bool types by its name ("float32", "int64",
    * "complex128", "bool"; "bool_" too), or null for any other name.
+   *
+   * @param name a NumPy type's name
+   * @return its dtype, or null
    */
   public static DataType numpyNamed(String name) {
     String wanted = name.equals("bool_") ? "bool" : name;

@@ -50,12 +50,28 @@ public final class NumpyExpression {
    * ({@link BigInteger}, {@link Double}, {@link Boolean}, {@link PythonLiteral.Complex}, {@link
    * String}, {@code byte[]}), and the dtype named by {@code dtype=}, or null when none is (the
    * elements then take the input's dtype, as a literal's do).
+   *
+   * @param shape the array's shape
+   * @param elements its elements in C order
+   * @param dtype the dtype {@code dtype=} named, or null
    */
   public record Array(long[] shape, List<Object> elements, DataType dtype) {
+    /**
+     * Keeps a copy of {@code shape}.
+     *
+     * @param shape the array's shape
+     * @param elements its elements in C order
+     * @param dtype the dtype {@code dtype=} named, or null
+     */
     public Array {
       shape = shape.clone();
     }
 
+    /**
+     * The array's shape.
+     *
+     * @return a copy of it
+     */
     @Override
     public long[] shape() {
       return shape.clone();
@@ -72,6 +88,9 @@ public final class NumpyExpression {
   /**
    * A literal's value (as {@link PythonLiteral#parse}) or an {@link Array}; anything else throws
    * {@link IllegalArgumentException} saying what and where.
+   *
+   * @param text the expression, e.g. {@code np.ones((2, 3))}
+   * @return the literal's value or the array
    */
   public static Object parse(String text) {
     NumpyExpression parser = new NumpyExpression(text);
