@@ -47,17 +47,25 @@ class BatchingStressTest {
           outcomes.add(pool.submit(() -> {
             int answered = 0;
             int refused = 0;
-            for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
-              if (i == REQUESTS_PER_THREAD / 2) {
-                halfway.countDown();
-                if (thread == 0) {
-                  closed.await();  // so that some requests surely come after the close
+            boolean passedHalfway = false;
+            try {
+              for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
+                if (i == REQUESTS_PER_THREAD / 2) {
+                  passedHalfway = true;
+                  halfway.countDown();
+                  if (thread == 0) {
+                    closed.await();  // so that some requests surely come after the close
+                  }
+                }
+                if (request(batcher, thread * REQUESTS_PER_THREAD + i, 1 + i % 3, i % 2 == 0)) {
+                  answered++;
+                } else {
+                  refused++;
                 }
               }
-              if (request(batcher, thread * REQUESTS_PER_THREAD + i, 1 + i % 3, i % 2 == 0)) {
-                answered++;
-              } else {
-                refused++;
+            } finally {
+              if (!passedHalfway) {
+                halfway.countDown();  // a thread that failed early must not keep the close waiting
               }
             }
             return new Outcome(answered, refused);
