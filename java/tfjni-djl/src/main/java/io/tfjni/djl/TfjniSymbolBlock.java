@@ -9,6 +9,9 @@ import ai.djl.nn.AbstractSymbolBlock;
 import ai.djl.nn.ParameterList;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
+import ai.djl.MalformedModelException;
+import io.tfjni.BatchedResult;
+import io.tfjni.BatchingPredictor;
 import io.tfjni.GraphModel;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
@@ -34,6 +37,8 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
   private final List<String> outputKeys;
   private final List<TensorSpec> inputSpecs;
   private final List<TensorSpec> outputSpecs;
+  /** Set when the model's options ask for batching across callers; runs every forward pass. */
+  private BatchingPredictor batcher;
 
   TfjniSymbolBlock(SavedModel model, Signature signature) {
     // Signature lists inputs and outputs sorted by key.
@@ -59,6 +64,16 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     this.outputSpecs = outputSpecs == null ? predictor.outputs() : outputSpecs;
   }
 
+  /** Runs every forward pass through a batching predictor over this block's predictor. */
+  void batchAcrossCallers(ModelBatching batching) throws MalformedModelException {
+    batcher = batching.over(predictor);
+  }
+
+  /** The batching predictor of every forward pass, or null when the model does not batch. */
+  BatchingPredictor batcher() {
+    return batcher;
+  }
+
   /** The signature this block runs (null for a frozen graph). */
   public Signature getSignature() {
     return signature;
@@ -77,9 +92,30 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     for (int i = 0; i < feeds.length; i++) {
       feeds[i] = ((TfjniNDArray) manager.from(pick(inputs, i))).tensor();
     }
+    if (batcher != null) {
+      return batched(manager, feeds);
+    }
     // A result per call: its tensors become the output arrays' own (each freed by its array or
     // its manager), so it is not closed after a successful run, and not shared between threads.
     RunResult result = predictor.run(feeds);
+    NDList out = new NDList(outputKeys.size());
+    try {
+      for (int i = 0; i < outputKeys.size(); i++) {
+        TfjniNDArray array = manager.wrap(result.get(i));
+        array.setName(outputKeys.get(i));
+        out.add(array);
+      }
+      return out;
+    } catch (RuntimeException | Error e) {
+      out.close();
+      result.close();
+      throw e;
+    }
+  }
+
+  /** One caller's rows through the batcher; its result's tensors become the arrays' own. */
+  private NDList batched(TfjniNDManager manager, Tensor[] feeds) {
+    BatchedResult result = batcher.predict(feeds);
     NDList out = new NDList(outputKeys.size());
     try {
       for (int i = 0; i < outputKeys.size(); i++) {
@@ -157,6 +193,9 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
 
   @Override
   public void close() {
+    if (batcher != null) {
+      batcher.close();
+    }
     predictor.close();
   }
 }
