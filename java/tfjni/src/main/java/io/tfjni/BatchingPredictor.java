@@ -60,9 +60,10 @@ public final class BatchingPredictor implements AutoCloseable {
   private final int queueCapacity;
   private final long callTimeoutNanos;
   private final boolean callerLeads;
+  private final int maxConcurrentBatches;
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** The leader forming a batch waits here for more rows. */
+  /** The leader forming a batch waits here for more rows, or for a batch to finish. */
   private final Condition rowsArrived = lock.newCondition();
   /** The batching thread waits here for rows that no leader is forming into a batch. */
   private final Condition leaderNeeded = lock.newCondition();
@@ -87,6 +88,7 @@ public final class BatchingPredictor implements AutoCloseable {
     this.queueCapacity = builder.queueCapacity;
     this.callTimeoutNanos = builder.callTimeout.toNanos();
     this.callerLeads = builder.callerLeads;
+    this.maxConcurrentBatches = builder.maxConcurrentBatches;
     this.batchingThread = new Thread(this::batchingLoop, "tfjni-batching");
     batchingThread.setDaemon(true);
     batchingThread.start();
@@ -233,7 +235,10 @@ public final class BatchingPredictor implements AutoCloseable {
     }
   }
 
-  /** Waits until a batch is full or its oldest request's delay is up; null once closed. */
+  /**
+   * Waits until a batch may run: it is full or its oldest request's delay is up, and fewer than
+   * the maximum number of batches are running. Null once closed.
+   */
   private List<QueuedRows> formBatch() {
     boolean interrupted = false;
     try {
@@ -244,11 +249,16 @@ public final class BatchingPredictor implements AutoCloseable {
           return null;
         }
         long wait = oldest.queuedNanos + maxDelayNanos - System.nanoTime();
-        if (wait <= 0 || interrupted || rowsLike(oldest) >= maxBatchSize) {
+        boolean ready = wait <= 0 || rowsLike(oldest) >= maxBatchSize;
+        if (interrupted || (ready && runningBatches < maxConcurrentBatches)) {
           return takeBatch(oldest);
         }
         try {
-          rowsArrived.awaitNanos(wait);
+          if (ready) {
+            rowsArrived.await();  // the batch is due: wait for a running one to finish
+          } else {
+            rowsArrived.awaitNanos(wait);
+          }
         } catch (InterruptedException e) {
           interrupted = true;  // run what is queued now, then let the caller see the interrupt
         }
@@ -321,6 +331,7 @@ public final class BatchingPredictor implements AutoCloseable {
         if (--runningBatches == 0) {
           batchesDone.signalAll();
         }
+        rowsArrived.signal();  // a leader may be waiting for a batch to finish
       } finally {
         lock.unlock();
       }
@@ -431,6 +442,7 @@ public final class BatchingPredictor implements AutoCloseable {
     private int queueCapacity = 1024;
     private Duration callTimeout = Duration.ZERO;
     private boolean callerLeads = true;
+    private int maxConcurrentBatches = 1;
 
     private Builder(Predictor predictor) {
       this.predictor = predictor;
@@ -501,6 +513,20 @@ public final class BatchingPredictor implements AutoCloseable {
      */
     public Builder callerLeads(boolean leads) {
       this.callerLeads = leads;
+      return this;
+    }
+
+    /**
+     * How many batches may run at once. A batch that is due while this many run waits for one
+     * to finish, gathering more rows meanwhile: with a delay of zero, batches then grow exactly
+     * as much as the model is busy. More than one lets small models use several cores.
+     */
+    public Builder maxConcurrentBatches(int batches) {
+      if (batches < 1) {
+        throw new IllegalArgumentException("the maximum of concurrent batches must be at least 1,"
+            + " got " + batches);
+      }
+      this.maxConcurrentBatches = batches;
       return this;
     }
 

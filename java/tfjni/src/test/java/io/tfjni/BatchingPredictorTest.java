@@ -291,6 +291,10 @@ class BatchingPredictorTest {
           sizes.getMessage());
       assertThrows(IllegalArgumentException.class,
           () -> BatchingPredictor.builder(add).maxBatchSize(0));
+      assertThrows(IllegalArgumentException.class,
+          () -> BatchingPredictor.builder(add).maxConcurrentBatches(0));
+      assertThrows(IllegalArgumentException.class,
+          () -> BatchingPredictor.builder(add).maxDelay(Duration.ofMillis(-1)));
       try (Tensor a = Tensor.of(new float[] {1, 2, 3}, 3); Tensor b = Tensor.of(new float[3], 3);
           BatchingPredictor batcher = BatchingPredictor.builder(add).maxBatchSize(2).build()) {
         IllegalArgumentException tooMany =
