@@ -20,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * one row (or a few) of every input; requests whose rows have the same shapes are concatenated
  * along the first (batch) dimension until {@linkplain Builder#maxBatchSize the maximum batch
  * size} is reached or {@linkplain Builder#maxDelay the maximum delay} since the oldest queued
- * request has passed, run once, and each caller gets its own rows of every output.
+ * request has passed, run once, and each caller gets its own rows of every output. At most
+ * {@linkplain Builder#maxConcurrentBatches a set number of batches} run at once; a batch that is
+ * due meanwhile keeps gathering rows, so with no delay batches grow as much as the model is busy.
  *
  * <pre>{@code
  * try (SavedModel model = SavedModel.load(Path.of("model"));
@@ -40,13 +42,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * predictor first.
  *
  * <p>Who runs a batch: a dedicated batching thread; with {@link Builder#callerLeads(boolean)},
- * also a caller blocked in {@link #predict} that finds no batch being formed, which then waits
- * for its batch-mates and runs the batch itself, saving the hand-off to another thread. The
+ * also a caller blocked in {@link #predict} that finds the model idle (no batch running or being
+ * formed), which then forms and runs the batch itself, saving the hand-off to another thread. The
  * futures of {@link #submit} complete on the thread that ran the batch: chain heavy work with
  * the {@code ...Async} methods of {@link CompletableFuture}.
  *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
- * size and fixed-size elements (no strings); {@link #builder} refuses others, naming the
+ * size and fixed-size elements (no strings); {@link Builder#build} refuses others, naming the
  * offending input or output.
  *
  * <p>Thread safety: every method may be called from any thread.
@@ -153,7 +155,10 @@ public final class BatchingPredictor implements AutoCloseable {
         rowsArrived.signal();
         return false;
       }
-      if (mayLead) {
+      if (mayLead && runningBatches == 0) {
+        // The model is idle: run on this thread rather than hand the batch to another. Under
+        // load the batching thread leads, so a caller never leads again with a queue that its
+        // own finished batch just emptied (measured: far smaller batches).
         forming = true;
         return true;
       }
@@ -431,13 +436,14 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /**
-   * Options of a {@link BatchingPredictor}. Defaults: batches of up to 32 rows, 1 ms of delay,
-   * no padding, 1024 queued rows, no call timeout, callers lead.
+   * Options of a {@link BatchingPredictor}. Defaults: batches of up to 32 rows, no delay (a
+   * batch runs as soon as no other batch runs), one batch at a time, no padding, 1024 queued
+   * rows, no call timeout, callers lead.
    */
   public static final class Builder {
     private final Predictor predictor;
     private int maxBatchSize = 32;
-    private Duration maxDelay = Duration.ofMillis(1);
+    private Duration maxDelay = Duration.ZERO;
     private int[] allowedBatchSizes = new int[0];
     private int queueCapacity = 1024;
     private Duration callTimeout = Duration.ZERO;
@@ -459,8 +465,9 @@ public final class BatchingPredictor implements AutoCloseable {
     }
 
     /**
-     * How long the oldest queued request may wait for batch-mates before its batch runs anyway.
-     * Zero runs whatever is queued as soon as a leader is free.
+     * How long the oldest queued request may wait for batch-mates before its batch runs anyway
+     * (if fewer than {@link #maxConcurrentBatches} batches are running). Zero runs whatever is
+     * queued as soon as a batch may run: batches then grow only while the model is busy.
      */
     public Builder maxDelay(Duration delay) {
       if (delay.isNegative()) {
@@ -507,9 +514,9 @@ public final class BatchingPredictor implements AutoCloseable {
     }
 
     /**
-     * Whether a caller blocked in {@link BatchingPredictor#predict} may form and run a batch
-     * itself when no other thread is forming one (true), or only the batching thread runs
-     * batches (false).
+     * Whether a caller blocked in {@link BatchingPredictor#predict} that finds the model idle
+     * (no batch running or being formed) forms and runs the batch itself (true), or only the
+     * batching thread runs batches (false).
      */
     public Builder callerLeads(boolean leads) {
       this.callerLeads = leads;

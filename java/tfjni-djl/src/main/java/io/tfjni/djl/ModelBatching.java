@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * The {@code Criteria} / {@code Model.load} options that make a model batch across callers:
  * {@code BatchMaxSize} (rows per run, an Integer or its text) turns it on, and
- * {@code BatchMaxDelayMicros} (default 1000) is how long the oldest waiting row waits for
- * batch-mates. With them, each {@code Predictor.predict} (from any number of threads, each with
+ * {@code BatchMaxDelayMicros} (default 0: a batch runs as soon as the model is free, so batches
+ * grow only while it is busy) is how long the oldest waiting row may wait for batch-mates. With them, each {@code Predictor.predict} (from any number of threads, each with
  * its own predictor) queues its rows and waits; rows of concurrent calls run as one TensorFlow
  * run (tfjni's {@link BatchingPredictor}, whose callers lead their batches).
  */
@@ -38,7 +38,7 @@ final class ModelBatching {
       return null;
     }
     long rows = integer(MAX_SIZE, size);
-    long micros = delay == null ? 1000 : integer(MAX_DELAY_MICROS, delay);
+    long micros = delay == null ? 0 : integer(MAX_DELAY_MICROS, delay);
     if (rows < 1 || rows > Integer.MAX_VALUE || micros < 0) {
       throw new MalformedModelException(MAX_SIZE + " must be 1 to " + Integer.MAX_VALUE + " and "
           + MAX_DELAY_MICROS + " at least 0, got " + size + " and " + micros);
