@@ -98,9 +98,10 @@ final class BenchCommand implements Callable<Integer> {
   Integer batchMax;
 
   @Option(names = "--batch_delay", paramLabel = "TIME", converter = DurationConverter.class,
-      defaultValue = "1ms",
-      description = "With --batch_max: how long the oldest queued row waits for batch-mates,"
-          + " e.g. 1ms, 0.5ms, 0 (default: ${DEFAULT-VALUE}).")
+      defaultValue = "0",
+      description = "With --batch_max: how long the oldest queued row may wait for batch-mates,"
+          + " e.g. 1ms, 0.5ms; 0 runs a batch as soon as no other runs (default:"
+          + " ${DEFAULT-VALUE}).")
   Duration batchDelay;
 
   @Option(names = "--batch_leader", paramLabel = "WHO", defaultValue = "caller",
