@@ -20,6 +20,7 @@ import io.tfjni.Signature;
 import io.tfjni.Tensor;
 import io.tfjni.TensorSpec;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A SavedModel signature, or named tensors of a frozen GraphDef, as a DJL block. Its forward pass is one tfjni {@link Predictor} run
@@ -93,40 +94,29 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
       feeds[i] = ((TfjniNDArray) manager.from(pick(inputs, i))).tensor();
     }
     if (batcher != null) {
-      return batched(manager, feeds);
+      // This caller's rows of a batched run, in tensors of its own: they become the arrays'.
+      BatchedResult result = batcher.predict(feeds);
+      return asArrays(manager, result::get, result::close);
     }
     // A result per call: its tensors become the output arrays' own (each freed by its array or
     // its manager), so it is not closed after a successful run, and not shared between threads.
     RunResult result = predictor.run(feeds);
-    NDList out = new NDList(outputKeys.size());
-    try {
-      for (int i = 0; i < outputKeys.size(); i++) {
-        TfjniNDArray array = manager.wrap(result.get(i));
-        array.setName(outputKeys.get(i));
-        out.add(array);
-      }
-      return out;
-    } catch (RuntimeException | Error e) {
-      out.close();
-      result.close();
-      throw e;
-    }
+    return asArrays(manager, result::get, result::close);
   }
 
-  /** One caller's rows through the batcher; its result's tensors become the arrays' own. */
-  private NDList batched(TfjniNDManager manager, Tensor[] feeds) {
-    BatchedResult result = batcher.predict(feeds);
+  /** The outputs as arrays of {@code manager}, named by key; on failure, all of them freed. */
+  private NDList asArrays(TfjniNDManager manager, IntFunction<Tensor> output, Runnable freeAll) {
     NDList out = new NDList(outputKeys.size());
     try {
       for (int i = 0; i < outputKeys.size(); i++) {
-        TfjniNDArray array = manager.wrap(result.get(i));
+        TfjniNDArray array = manager.wrap(output.apply(i));
         array.setName(outputKeys.get(i));
         out.add(array);
       }
       return out;
     } catch (RuntimeException | Error e) {
       out.close();
-      result.close();
+      freeAll.run();
       throw e;
     }
   }
