@@ -43,7 +43,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Who runs a batch: a dedicated batching thread; with {@link Builder#callerLeads(boolean)},
  * also a caller blocked in {@link #predict} that finds the model idle (no batch running or being
- * formed), which then forms and runs the batch itself, saving the hand-off to another thread. The
+ * formed), which then forms and runs the batch itself, saving the hand-off to another thread
+ * (measured: about 10 µs less for a lone caller, but far smaller batches under load). The
  * futures of {@link #submit} complete on the thread that ran the batch: chain heavy work with
  * the {@code ...Async} methods of {@link CompletableFuture}.
  *
@@ -438,7 +439,7 @@ public final class BatchingPredictor implements AutoCloseable {
   /**
    * Options of a {@link BatchingPredictor}. Defaults: batches of up to 32 rows, no delay (a
    * batch runs as soon as no other batch runs), one batch at a time, no padding, 1024 queued
-   * rows, no call timeout, callers lead.
+   * rows, no call timeout, the batching thread leads.
    */
   public static final class Builder {
     private final Predictor predictor;
@@ -447,7 +448,7 @@ public final class BatchingPredictor implements AutoCloseable {
     private int[] allowedBatchSizes = new int[0];
     private int queueCapacity = 1024;
     private Duration callTimeout = Duration.ZERO;
-    private boolean callerLeads = true;
+    private boolean callerLeads;
     private int maxConcurrentBatches = 1;
 
     private Builder(Predictor predictor) {
@@ -503,7 +504,10 @@ public final class BatchingPredictor implements AutoCloseable {
       return this;
     }
 
-    /** How long a caller waits for its answer, queueing included; zero waits without limit. */
+    /**
+     * How long a caller waits for its answer, queueing included; zero waits without limit. A
+     * caller that is running its batch for everyone in it finishes that batch first.
+     */
     public Builder callTimeout(Duration timeout) {
       if (timeout.isNegative()) {
         throw new IllegalArgumentException("the call timeout must not be negative, got "
@@ -516,7 +520,9 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * Whether a caller blocked in {@link BatchingPredictor#predict} that finds the model idle
      * (no batch running or being formed) forms and runs the batch itself (true), or only the
-     * batching thread runs batches (false).
+     * batching thread runs batches (false, the default). Leading saves a lone caller the
+     * hand-off to the batching thread and back, but when runs are short the model is idle
+     * whenever a caller arrives, so each caller runs its own row: batches stay near one row.
      */
     public Builder callerLeads(boolean leads) {
       this.callerLeads = leads;

@@ -85,13 +85,13 @@ class BatchingPredictorTest {
     try (SavedModel model = SavedModel.load(TestModels.modelPath("digits"));
         Predictor predictor = model.predictor("serving_default");
         BatchingPredictor batcher = BatchingPredictor.builder(predictor).maxBatchSize(rows)
-            .maxDelay(NEVER).build()) {
+            .maxDelay(NEVER).callerLeads(true).build()) {
       ExecutorService callers = Executors.newFixedThreadPool(rows);
       List<Future<float[]>> answers = new ArrayList<>();
       for (int r = 0; r < rows; r++) {
         float[] image = new float[64];
         pixels.asFloatBuffer().get(r * 64, image);
-        // Blocking callers on threads of their own: one of them leads the batch.
+        // Blocking callers on threads of their own: the first finds the model idle and leads.
         answers.add(callers.submit(() -> {
           try (Tensor row = Tensor.of(image, 1, 8, 8, 1);
               BatchedResult result = batcher.predict(row)) {

@@ -104,9 +104,9 @@ final class BenchCommand implements Callable<Integer> {
           + " ${DEFAULT-VALUE}).")
   Duration batchDelay;
 
-  @Option(names = "--batch_leader", paramLabel = "WHO", defaultValue = "caller",
-      description = "With --batch_max: who runs a batch: caller (a waiting caller forms and runs"
-          + " it when no one else is) or thread (only the batching thread; default:"
+  @Option(names = "--batch_leader", paramLabel = "WHO", defaultValue = "thread",
+      description = "With --batch_max: who runs a batch: thread (only the batching thread) or"
+          + " caller (also a waiting caller that finds the model idle; default:"
           + " ${DEFAULT-VALUE}).")
   String batchLeader;
 

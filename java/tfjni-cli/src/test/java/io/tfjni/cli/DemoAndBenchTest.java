@@ -74,7 +74,7 @@ class DemoAndBenchTest {
     assertEquals(0, bench.exitCode(), bench.toString());
     assertEquals("", bench.err());
     String out = bench.out();
-    assertTrue(out.contains("batched: up to 4 calls per run, delay 0.5 ms, caller leads, 1 batch"
+    assertTrue(out.contains("batched: up to 4 calls per run, delay 0.5 ms, thread leads, 1 batch"
         + " at once"), out);
     // Each thread count's 40 calls, unbatched then batched.
     assertEquals(2, out.lines().filter(l -> l.matches("\\s+1\\s+40\\s.*")).count(), out);

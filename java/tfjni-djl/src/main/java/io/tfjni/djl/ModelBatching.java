@@ -12,7 +12,7 @@ import java.util.Map;
  * {@code BatchMaxDelayMicros} (default 0: a batch runs as soon as the model is free, so batches
  * grow only while it is busy) is how long the oldest waiting row may wait for batch-mates. With them, each {@code Predictor.predict} (from any number of threads, each with
  * its own predictor) queues its rows and waits; rows of concurrent calls run as one TensorFlow
- * run (tfjni's {@link BatchingPredictor}, whose callers lead their batches).
+ * run (tfjni's {@link BatchingPredictor}, with its defaults otherwise).
  */
 final class ModelBatching {
   static final String MAX_SIZE = "BatchMaxSize";
