@@ -60,7 +60,8 @@ def main(dirs):
         ratio = ratio_of.get((model, callers))
         if ratio is None:
             continue
-        print(f"| {model}, {callers} callers: batched rows/s ≥ {floor:g}× unbatched |"
+        who = "1 caller" if callers == 1 else f"{callers} callers"
+        print(f"| {model}, {who}: batched rows/s ≥ {floor:g}× unbatched |"
               f" {ratio:.2f}× | {'PASS' if ratio >= floor else 'MISS'} |")
     for model in MODELS:
         if (model, 1) in p50_of:
