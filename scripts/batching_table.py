@@ -20,16 +20,24 @@ THROUGHPUT_TARGETS = [("dense", 16, 4.0), ("mlp", 64, 1.5)] + [
     ("digits", callers, 0.95) for callers in (1, 4, 16, 64)]
 
 
-def main(dirs):
+def complete_rounds(dirs):
+    """The round directories that hold every model's results (a failed run leaves one out)."""
+    return [d for d in dirs if all((Path(d) / f"{m}.json").is_file() for m in MODELS)]
+
+
+def markdown(dirs):
+    """The tables and the targets' verdicts, as Markdown lines."""
+    out = []
+    line = out.append
     rounds = [{m: json.loads((Path(d) / f"{m}.json").read_text()) for m in MODELS} for d in dirs]
     first = rounds[0][MODELS[0]]
     delay_ms = first["batching"]["delay_ms"]
-    print(f"Medians of {len(rounds)} round(s); batching: up to {first['batching']['max_calls']}"
+    line(f"Medians of {len(rounds)} round(s); batching: up to {first['batching']['max_calls']}"
           f" calls per run, delay {delay_ms:g} ms, {first['batching']['leader']} leads,"
           f" {first['batching']['concurrent_batches']} batch at once.\n")
-    print("| model | callers | unbatched rows/s | batched rows/s | batched / unbatched |"
+    line("| model | callers | unbatched rows/s | batched rows/s | batched / unbatched |"
           " p50 ms unbatched / batched | p99 ms unbatched / batched | calls per batch |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    line("|---|---:|---:|---:|---:|---:|---:|---:|")
     ratio_of = {}
     p50_of = {}
     for model in MODELS:
@@ -52,26 +60,27 @@ def main(dirs):
             calls = med(lambda u, b, c: c)
             ratio_of[(model, callers)] = ratio
             p50_of[(model, callers)] = (u50, b50)
-            print(f"| {model} | {callers} | {u_rate:,.0f} | {b_rate:,.0f} | {ratio:.2f}× |"
+            line(f"| {model} | {callers} | {u_rate:,.0f} | {b_rate:,.0f} | {ratio:.2f}× |"
                   f" {u50:.3f} / {b50:.3f} | {u99:.3f} / {b99:.3f} | {calls:.1f} |")
-    print("\n| target | measured | verdict |")
-    print("|---|---|---|")
+    line("\n| target | measured | verdict |")
+    line("|---|---|---|")
     for model, callers, floor in THROUGHPUT_TARGETS:
         ratio = ratio_of.get((model, callers))
         if ratio is None:
             continue
         who = "1 caller" if callers == 1 else f"{callers} callers"
-        print(f"| {model}, {who}: batched rows/s ≥ {floor:g}× unbatched |"
+        line(f"| {model}, {who}: batched rows/s ≥ {floor:g}× unbatched |"
               f" {ratio:.2f}× | {'PASS' if ratio >= floor else 'MISS'} |")
     for model in MODELS:
         if (model, 1) in p50_of:
             u50, b50 = p50_of[(model, 1)]
-            print(f"| {model}, 1 caller: batched p50 ≤ unbatched p50 + delay ({delay_ms:g} ms) |"
+            line(f"| {model}, 1 caller: batched p50 ≤ unbatched p50 + delay ({delay_ms:g} ms) |"
                   f" {b50:.3f} ms against {u50 + delay_ms:.3f} ms |"
                   f" {'PASS' if b50 <= u50 + delay_ms else 'MISS'} |")
+    return out
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    main(sys.argv[1:])
+    print("\n".join(markdown(sys.argv[1:])))
