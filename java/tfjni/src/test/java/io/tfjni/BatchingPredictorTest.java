@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -256,6 +257,28 @@ class BatchingPredictorTest {
       TensorFlowException e = assertThrows(TensorFlowException.class, () -> batcher.predict(a, b));
       assertEquals(TensorFlowException.Code.DEADLINE_EXCEEDED, e.code());
       assertInstanceOf(TimeoutException.class, failureOf(batcher.submit(a, b)));
+    }
+  }
+
+  @Test
+  void anAnswerWhoseCallerGaveUpIsFreed() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add");
+        BatchingPredictor batcher = waitForFullBatches(add, 3).build();
+        Tensor a = Tensor.of(new float[] {1}, 1); Tensor b = Tensor.of(new float[] {2}, 1)) {
+      // Answers go out in batch order, and a callback runs on the answering thread: the second
+      // caller gives up after its rows ran and before its answer arrives.
+      AtomicReference<CompletableFuture<BatchedResult>> second = new AtomicReference<>();
+      CompletableFuture<BatchedResult> first = batcher.submit(a, b);
+      CompletableFuture<Boolean> gaveUp = first.thenApply(result -> second.get().cancel(false));
+      second.set(batcher.submit(a, b));
+      CompletableFuture<BatchedResult> third = batcher.submit(a, b);  // the batch is full: it runs
+      assertTrue(gaveUp.get());
+      assertTrue(second.get().isCancelled());
+      assertArrayEquals(new float[] {3}, sumOf(first));
+      assertArrayEquals(new float[] {3}, sumOf(third));
+      assertEquals(3, batcher.rowsRun());
+      // The second answer's tensors were freed where it was refused: NoLeaks checks the count.
     }
   }
 
