@@ -217,7 +217,7 @@ final class BenchCommand implements Callable<Integer> {
       out.flush();
       List<Phase> phases = new ArrayList<>();
       List<Phase> batchedPhases = new ArrayList<>();
-      List<Double> rowsPerBatch = new ArrayList<>();
+      List<Double> callsPerBatch = new ArrayList<>();
       String traceTable = null;
       try (SavedModel model = SavedModel.load(modelOptions.dir, options,
           metaGraph.tags().toArray(new String[0]));
@@ -235,7 +235,8 @@ final class BenchCommand implements Callable<Integer> {
                 .queueCapacity(Math.max(1024, threadCount * (int) batch)).build()) {
               batchedPhases.add(measure(() -> batched(batcher, inputTensors), threadCount,
                   reporter));
-              rowsPerBatch.add((double) batcher.rowsRun() / Math.max(1, batcher.batchesRun()));
+              callsPerBatch.add(
+                  (double) batcher.rowsRun() / batch / Math.max(1, batcher.batchesRun()));
             }
           }
         }
@@ -255,7 +256,7 @@ final class BenchCommand implements Callable<Integer> {
             + batchConcurrent + " batch" + (batchConcurrent > 1 ? "es" : "") + " at once");
         out.print(table(batchedPhases, batchItems(inputInfos)));
         out.println();
-        out.print(comparison(phases, batchedPhases, rowsPerBatch));
+        out.print(comparison(phases, batchedPhases, callsPerBatch));
       }
       if (traceTable != null) {
         out.println();
@@ -264,7 +265,7 @@ final class BenchCommand implements Callable<Integer> {
       out.flush();
       if (json != null) {
         writeFile(json, Json.write(jsonReport(signature, metaGraph, inputInfos, phases,
-            batchedPhases, rowsPerBatch))
+            batchedPhases, callsPerBatch))
             .getBytes(StandardCharsets.UTF_8));
         out.println("wrote " + json);
       }
