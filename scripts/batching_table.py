@@ -6,7 +6,7 @@ Usage:  python3 scripts/batching_table.py ROUND_DIR [ROUND_DIR...]
 Each ROUND_DIR holds one run's <model>.json (tfjni bench --json with --batch_max). Per model and
 number of callers it prints, as a Markdown table, the medians over the rounds of: unbatched and
 batched rows/s, their ratio (the median of each round's ratio: both modes of a round ran side by
-side), p50 and p99 of both, and calls per batch; then the issue's throughput and single-caller
+side), p50 and p99 of both, and calls per batch; then the throughput and single-caller
 latency targets with their verdicts.
 """
 import json
