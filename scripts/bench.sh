@@ -29,6 +29,7 @@
 #   BENCH_THREADINGS="pooled caller"   the threading configurations (default both)
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
 #   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~20 min; 1 by default)
+#   BENCH_BATCHING=0 skip batching across callers (scripts/bench-batching.sh, ~1.5 min a round)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.
@@ -223,6 +224,14 @@ fi
 if [[ "${BENCH_DJL:-1}" == 1 ]]; then
   step "DJL's Predictor.predict: tfjni-djl, DJL's TensorFlow engine, tfjni's prepared path (scripts/bench-djl.sh)"
   run djl env BENCH_QUICK="$BENCH_QUICK" "$ROOT/scripts/bench-djl.sh" "$OUT/djl"
+fi
+
+if [[ "${BENCH_BATCHING:-1}" == 1 ]]; then
+  step "Batching across callers: batched next to unbatched, $ROUNDS round(s) (scripts/bench-batching.sh)"
+  for ((round = 1; round <= ROUNDS; round++)); do
+    run "batching-r$round" env BATCH_DURATION="$([[ "$BENCH_QUICK" == 1 ]] && echo 1s || echo 3s)" \
+      "$ROOT/scripts/bench-batching.sh" "$OUT/batching/round-$round"
+  done
 fi
 
 mapfile -t FAILED < <(cd "$OUT/logs" && ls -- *.failed 2>/dev/null | sed 's/\.failed$//')

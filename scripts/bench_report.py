@@ -31,6 +31,8 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
+import batching_table
+
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR = "c_api"
 TF_JAVA = "tfJava"
@@ -666,6 +668,18 @@ def write_markdown(res, md_path, png_path):
             djl.read_text().strip(),
             "",
         ]
+    batching_rounds = batching_table.complete_rounds(sorted((res.dir / "batching").glob("round-*")))
+    if batching_rounds:
+        out += [
+            "## Batching across callers",
+            "",
+            "`tfjni bench --batch_max 64 --batch_delay 0 --inter_op_threads -1` per round "
+            "(`scripts/bench-batching.sh`): 1, 4, 16 and 64 caller threads with one row each, first "
+            "unbatched (each its own run), then right after through one `BatchingPredictor` "
+            "(docs/BATCHING.md). Ratios per round, then the median over the rounds "
+            "(`scripts/batching_table.py`).",
+            "",
+        ] + batching_table.markdown(batching_rounds) + [""]
     out += [
         "## Eager dispatch",
         "",

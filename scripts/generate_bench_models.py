@@ -3,9 +3,12 @@
 
 Usage:  python scripts/generate_bench_models.py OUT_DIR
 
-Three SavedModels, each with one `serving_default` signature of one input and
+Four SavedModels, each with one `serving_default` signature of one input and
 one output:
   mlp   tiny MLP, float32 [N,16] -> [N,8]: overhead-dominated
+  dense four 1024x1024 dense layers, float32 [N,1024] -> [N,1024]: weight-bound
+        (at batch 1 each layer is a matrix-vector product reading 4 MB of weights);
+        no case of its own, the batching benchmark runs it
   cnn   MobileNetV2 (224x224x3, 1000 classes, random weights): compute-dominated
   text  string [N] -> lower, split, hash buckets, embedding mean, dense -> [N,4]
 and the benchmark cases (model + batch) in OUT_DIR/bench_models.json:
@@ -36,6 +39,8 @@ import numpy as np
 
 SEED = 4321
 MLP_FEATURES = 16
+DENSE_WIDTH = 1024
+DENSE_LAYERS = 4
 TEXT_BUCKETS = 10_000
 SENTENCES = [
     "the quick brown fox jumps over the lazy dog",
@@ -63,6 +68,26 @@ def build_mlp(tf, rng, path):
             return {"probs": tf.nn.softmax(tf.matmul(hidden, self.w2) + self.b2)}
 
     module = Mlp()
+    tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
+
+
+def build_dense(tf, rng, path):
+    class Dense(tf.Module):
+        def __init__(self):
+            super().__init__()
+            scale = 1.0 / np.sqrt(DENSE_WIDTH)
+            self.layers = [
+                (tf.Variable(rng.normal(0, scale, (DENSE_WIDTH, DENSE_WIDTH)).astype(np.float32)),
+                 tf.Variable(rng.normal(0, 0.1, DENSE_WIDTH).astype(np.float32)))
+                for _ in range(DENSE_LAYERS)]
+
+        @tf.function(input_signature=[tf.TensorSpec([None, DENSE_WIDTH], tf.float32, name="x")])
+        def serve(self, x):
+            for weights, bias in self.layers:
+                x = tf.nn.relu(tf.matmul(x, weights) + bias)
+            return {"y": x}
+
+    module = Dense()
     tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
 
 
@@ -151,6 +176,7 @@ def main():
     tf.random.set_seed(SEED)
     rng = np.random.default_rng(SEED)
     build_mlp(tf, rng, out_dir / "mlp")
+    build_dense(tf, np.random.default_rng(SEED + 1), out_dir / "dense")
     build_cnn(tf, out_dir / "cnn")
     build_text(tf, rng, out_dir / "text")
 

@@ -622,6 +622,32 @@ LCG_MULTIPLIER = 6364136223846793005
 LCG_INCREMENT = 1442695040888963407
 
 
+def build_checked(out_dir):
+    """double(x f32[None, 2]) -> doubled: x * 2, through tf.debugging.check_numerics, so a
+    batch holding a NaN or an infinity fails with TensorFlow's INVALID_ARGUMENT while finite
+    rows give plain arithmetic. The batching predictor's tests use it for a failing run."""
+    import numpy as np
+    import tensorflow as tf
+
+    class Checked(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+        def double(self, x):
+            return {"doubled": tf.debugging.check_numerics(x, "row is not finite") * 2.0}
+
+    m = Checked()
+    tf.saved_model.save(m, str(out_dir / "checked"),
+                        signatures={"double": m.double.get_concrete_function()})
+    x = np.array([[1.5, -2.0], [0.25, 8.0]], np.float32)
+    case = run_saved_model_case(out_dir, "checked_double", "checked", [("double", {"x": x})])
+    fn = tf.saved_model.load(str(out_dir / "checked")).signatures["double"]
+    try:
+        fn(x=tf.constant([[1.0, float("nan")]], tf.float32))
+        raise GenerationError("checked: a NaN row did not fail")
+    except tf.errors.InvalidArgumentError:
+        pass
+    return [case], {}, "1 signature"
+
+
 def build_slow_loop(out_dir):
     """spin(seed i64[], iterations i32[]) -> value: a tf.while_loop stepping a
     64-bit linear congruential generator `iterations` times. Slow on purpose:
@@ -964,6 +990,7 @@ def main(argv):
         ("half_plus_two", "saved_model", build_half_plus_two),
         ("frozen", "graph_def", build_frozen),
         ("slow_loop", "saved_model", build_slow_loop),
+        ("checked", "saved_model", build_checked),
         ("text_ops", "saved_model", lambda out: build_text_ops(out, run_saved_model_case)),
         ("mobilenet_v2", "saved_model", build_mobilenet),
         # Last: a Keras model built earlier would shift the input names Keras gives mobilenet_v2.

@@ -1,5 +1,6 @@
 package io.tfjni.cli;
 
+import io.tfjni.BatchingPredictor;
 import io.tfjni.DataType;
 import io.tfjni.OpLibrary;
 import io.tfjni.Predictor;
@@ -50,8 +51,9 @@ import picocli.CommandLine.Spec;
         + " throughput, latency percentiles, RSS, heap, GC and Java bytes allocated per run.",
         "Inputs are synthetic (seeded random values; -1 dimensions become --batch) unless given"
         + " with --inputs/--input_exprs as for 'tfjni run'."},
-    footer = {"", "Example:",
-        "  tfjni bench --dir digits --threads 1,2 --batch 8 --json b.json --plot b.png"})
+    footer = {"", "Examples:",
+        "  tfjni bench --dir digits --threads 1,2 --batch 8 --json b.json --plot b.png",
+        "  tfjni bench --dir digits --threads 1,4,16 --batch_max 16 --batch_delay 1ms"})
 final class BenchCommand implements Callable<Integer> {
   /** System property bin/tfjni sets to "true" when stderr is a terminal. */
   static final String STDERR_TTY_PROPERTY = "tfjni.stderr.tty";
@@ -88,6 +90,30 @@ final class BenchCommand implements Callable<Integer> {
       description = "Size of the unknown (-1) dimensions of synthetic inputs (default:"
           + " ${DEFAULT-VALUE}).")
   long batch;
+
+  @Option(names = "--batch_max", paramLabel = "N",
+      description = "Also measure each thread count through a batching predictor that joins up"
+          + " to N callers' rows into one run (each caller still sends --batch rows), right after"
+          + " the same thread count unbatched.")
+  Integer batchMax;
+
+  @Option(names = "--batch_delay", paramLabel = "TIME", converter = DurationConverter.class,
+      defaultValue = "0",
+      description = "With --batch_max: how long the oldest queued row may wait for batch-mates,"
+          + " e.g. 1ms, 0.5ms; 0 runs a batch as soon as no other runs (default:"
+          + " ${DEFAULT-VALUE}).")
+  Duration batchDelay;
+
+  @Option(names = "--batch_leader", paramLabel = "WHO", defaultValue = "thread",
+      description = "With --batch_max: who runs a batch: thread (only the batching thread) or"
+          + " caller (also a waiting caller that finds the model idle; default:"
+          + " ${DEFAULT-VALUE}).")
+  String batchLeader;
+
+  @Option(names = "--batch_concurrent", paramLabel = "N", defaultValue = "1",
+      description = "With --batch_max: how many batches may run at once (default:"
+          + " ${DEFAULT-VALUE}).")
+  int batchConcurrent;
 
   @Mixin
   InputOptions inputOptions;
@@ -190,6 +216,8 @@ final class BenchCommand implements Callable<Integer> {
           + " per thread count after " + warmup + " warm-up runs per thread");
       out.flush();
       List<Phase> phases = new ArrayList<>();
+      List<Phase> batchedPhases = new ArrayList<>();
+      List<Double> callsPerBatch = new ArrayList<>();
       String traceTable = null;
       try (SavedModel model = SavedModel.load(modelOptions.dir, options,
           metaGraph.tags().toArray(new String[0]));
@@ -199,21 +227,45 @@ final class BenchCommand implements Callable<Integer> {
         Tensor[] inputTensors = tensors.values().toArray(new Tensor[0]);
         Progress reporter = new Progress(spec.commandLine().getErr(), progressMode());
         for (int threadCount : threads) {
-          phases.add(measure(predictor, inputTensors, threadCount, reporter));
+          phases.add(measure(unbatched(predictor, inputTensors), threadCount, reporter));
+          if (batchMax != null) {
+            try (BatchingPredictor batcher = BatchingPredictor.builder(predictor)
+                .maxBatchSize(batchMax * (int) batch).maxDelay(batchDelay)
+                .callerLeads(batchLeader.equals("caller")).maxConcurrentBatches(batchConcurrent)
+                .queueCapacity(Math.max(1024, threadCount * (int) batch)).build()) {
+              batchedPhases.add(measure(() -> batched(batcher, inputTensors), threadCount,
+                  reporter));
+              callsPerBatch.add(
+                  (double) batcher.rowsRun() / batch / Math.max(1, batcher.batchesRun()));
+            }
+          }
         }
         if (trace != null) {
           traceTable = traceSlowestOps(predictor, inputTensors);
         }
       }
       out.println();
+      if (batchMax != null) {
+        out.println("unbatched: one run per call");
+      }
       out.print(table(phases, batchItems(inputInfos)));
+      if (batchMax != null) {
+        out.println();
+        out.println("batched: up to " + batchMax + " calls per run, delay "
+            + seconds(batchDelay) * 1000 + " ms, " + batchLeader + " leads, "
+            + batchConcurrent + " batch" + (batchConcurrent > 1 ? "es" : "") + " at once");
+        out.print(table(batchedPhases, batchItems(inputInfos)));
+        out.println();
+        out.print(comparison(phases, batchedPhases, callsPerBatch));
+      }
       if (traceTable != null) {
         out.println();
         out.print(traceTable);
       }
       out.flush();
       if (json != null) {
-        writeFile(json, Json.write(jsonReport(signature, metaGraph, inputInfos, phases))
+        writeFile(json, Json.write(jsonReport(signature, metaGraph, inputInfos, phases,
+            batchedPhases, callsPerBatch))
             .getBytes(StandardCharsets.UTF_8));
         out.println("wrote " + json);
       }
@@ -271,6 +323,20 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (batch < 1) {
       throw new CliException("--batch must be >= 1, got " + batch);
+    }
+    if (batchMax != null && (batchMax < 1 || batchMax * batch > Integer.MAX_VALUE / 2)) {
+      throw new CliException("--batch_max must be >= 1 and hold at most " + Integer.MAX_VALUE / 2
+          + " rows, got " + batchMax);
+    }
+    if (batchDelay.isNegative()) {
+      throw new CliException("--batch_delay must not be negative");
+    }
+    if (batchConcurrent < 1) {
+      throw new CliException("--batch_concurrent must be >= 1, got " + batchConcurrent);
+    }
+    if (!batchLeader.equals("caller") && !batchLeader.equals("thread")) {
+      throw new CliException("--batch_leader must be caller or thread, got '" + batchLeader
+          + "'");
     }
     sessionThreads.validate();
     if (plot != null && !plot.toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
@@ -391,9 +457,72 @@ final class BenchCommand implements Callable<Integer> {
     return Tensor.of(type, data, shape);
   }
 
-  /** Runs one thread count: warm-up, then measured runs from every thread at once. */
-  private Phase measure(Predictor predictor, Tensor[] inputTensors, int threadCount,
-      Progress reporter) throws InterruptedException {
+  /** One measuring thread's way to make one call: a run, or one request to a batcher. */
+  interface Caller extends AutoCloseable {
+    void call();
+
+    @Override
+    void close();
+  }
+
+  /** Makes each measuring thread's caller. */
+  interface Callers {
+    Caller newCaller();
+  }
+
+  /** A prepared run into the thread's own reused result. */
+  private static Callers unbatched(Predictor predictor, Tensor[] inputTensors) {
+    return () -> {
+      RunResult result = predictor.newResult();
+      return new Caller() {
+        @Override
+        public void call() {
+          predictor.run(inputTensors, result);
+        }
+
+        @Override
+        public void close() {
+          result.close();
+        }
+      };
+    };
+  }
+
+  /** One request to the batcher, blocking until its rows come back (then freed). */
+  private static Caller batched(BatchingPredictor batcher, Tensor[] inputTensors) {
+    return new Caller() {
+      @Override
+      public void call() {
+        batcher.predict(inputTensors).close();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /**
+   * Batched calls/s over unbatched, the latencies side by side, and the mean calls per batch
+   * (warm-up included), per thread count.
+   */
+  static String comparison(List<Phase> unbatched, List<Phase> batched,
+      List<Double> callsPerBatch) {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, "%7s %15s %17s %17s %11s%n", "threads",
+        "batched/unbat.", "p50 ms (b / u)", "p99 ms (b / u)", "calls/batch"));
+    for (int i = 0; i < unbatched.size(); i++) {
+      Phase u = unbatched.get(i);
+      Phase b = batched.get(i);
+      out.append(String.format(Locale.ROOT, "%7d %14.2fx %8.3f/%-8.3f %8.3f/%-8.3f %11.1f%n",
+          u.threads(), u.throughput() > 0 ? b.throughput() / u.throughput() : 0, b.p50Ms(),
+          u.p50Ms(), b.p99Ms(), u.p99Ms(), callsPerBatch.get(i)));
+    }
+    return out.toString();
+  }
+
+  /** Runs one thread count: warm-up, then measured calls from every thread at once. */
+  private Phase measure(Callers callers, int threadCount, Progress reporter)
+      throws InterruptedException {
     LongAdder done = new LongAdder();
     AtomicLong remaining = new AtomicLong(iterations != null ? iterations : Long.MAX_VALUE);
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -408,10 +537,10 @@ final class BenchCommand implements Callable<Integer> {
     for (int t = 0; t < threadCount; t++) {
       int id = t;
       Thread worker = new Thread(() -> {
-        try (RunResult result = predictor.newResult()) {
+        try (Caller caller = callers.newCaller()) {
           try {
             for (int i = 0; i < warmup && failure.get() == null; i++) {
-              predictor.run(inputTensors, result);
+              caller.call();
             }
           } finally {
             ready.countDown();
@@ -430,7 +559,7 @@ final class BenchCommand implements Callable<Integer> {
               break;
             }
             long start = System.nanoTime();
-            predictor.run(inputTensors, result);
+            caller.call();
             long elapsed = System.nanoTime() - start;
             if (n == recorded.length) { // not the model's allocation: leave it out
               long grow = threadBean != null ? threadBean.getCurrentThreadAllocatedBytes() : 0;
@@ -584,7 +713,8 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private Map<String, Object> jsonReport(SavedModelInfo.SignatureInfo signature,
-      SavedModelInfo.MetaGraph metaGraph, List<InputInfo> inputInfos, List<Phase> phases) {
+      SavedModelInfo.MetaGraph metaGraph, List<InputInfo> inputInfos, List<Phase> phases,
+      List<Phase> batchedPhases, List<Double> callsPerBatch) {
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("model", modelOptions.dir.toAbsolutePath().toString());
     report.put("tag_set", String.join(",", metaGraph.tags()));
@@ -618,33 +748,45 @@ final class BenchCommand implements Callable<Integer> {
     machine.put("tensorflow", TensorFlow.version());
     machine.put("tfjni", TensorFlow.tfjniVersion());
     report.put("machine", machine);
-    List<Object> results = new ArrayList<>();
-    for (Phase p : phases) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("threads", p.threads());
-      r.put("runs", p.runs());
-      r.put("seconds", p.seconds());
-      r.put("runs_per_second", p.throughput());
-      r.put("items_per_second", p.throughput() * batchItems(inputInfos));
-      Map<String, Object> latency = new LinkedHashMap<>();
-      latency.put("p50", p.p50Ms());
-      latency.put("p90", p.p90Ms());
-      latency.put("p99", p.p99Ms());
-      latency.put("max", p.maxMs());
-      latency.put("mean", p.meanMs());
-      r.put("latency_ms", latency);
-      r.put("rss_bytes", p.rssBytes());
-      r.put("rss_peak_bytes", p.rssPeakBytes());
-      r.put("heap_used_bytes", p.heapUsedBytes());
-      r.put("heap_committed_bytes", p.heapCommittedBytes());
-      r.put("gc_count", p.gcCount());
-      r.put("gc_millis", p.gcMillis());
-      r.put("allocated_bytes_per_run",
-          Double.isNaN(p.allocatedBytesPerRun()) ? null : p.allocatedBytesPerRun());
-      results.add(r);
+    long items = batchItems(inputInfos);
+    report.put("results", phases.stream().map(p -> phaseJson(p, items)).toList());
+    if (batchMax != null) {
+      Map<String, Object> batching = new LinkedHashMap<>();
+      batching.put("max_calls", batchMax);
+      batching.put("delay_ms", seconds(batchDelay) * 1000);
+      batching.put("leader", batchLeader);
+      batching.put("concurrent_batches", batchConcurrent);
+      batching.put("calls_per_batch", callsPerBatch);
+      report.put("batching", batching);
+      report.put("batched_results", batchedPhases.stream().map(p -> phaseJson(p, items))
+          .toList());
     }
-    report.put("results", results);
     return report;
+  }
+
+  private static Map<String, Object> phaseJson(Phase p, long batchItems) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("threads", p.threads());
+    r.put("runs", p.runs());
+    r.put("seconds", p.seconds());
+    r.put("runs_per_second", p.throughput());
+    r.put("items_per_second", p.throughput() * batchItems);
+    Map<String, Object> latency = new LinkedHashMap<>();
+    latency.put("p50", p.p50Ms());
+    latency.put("p90", p.p90Ms());
+    latency.put("p99", p.p99Ms());
+    latency.put("max", p.maxMs());
+    latency.put("mean", p.meanMs());
+    r.put("latency_ms", latency);
+    r.put("rss_bytes", p.rssBytes());
+    r.put("rss_peak_bytes", p.rssPeakBytes());
+    r.put("heap_used_bytes", p.heapUsedBytes());
+    r.put("heap_committed_bytes", p.heapCommittedBytes());
+    r.put("gc_count", p.gcCount());
+    r.put("gc_millis", p.gcMillis());
+    r.put("allocated_bytes_per_run",
+        Double.isNaN(p.allocatedBytesPerRun()) ? null : p.allocatedBytesPerRun());
+    return r;
   }
 
   static String machine() {

@@ -6,16 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfjni.DataType;
 import io.tfjni.Tensor;
 import io.tfjni.TestModels;
 import io.tfjni.TestProcesses.Outcome;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The demo's predictions against TensorFlow Python's, and the bench's arithmetic. */
 @ExtendWith(TestModels.NoLeaks.class)
@@ -58,6 +61,46 @@ class DemoAndBenchTest {
     assertTrue(bench.out().contains("input a: float32 [2] (--input_exprs)"), bench.out());
     assertEquals(2, bench.out().lines().filter(l -> l.matches("\\s+[12]\\s+40\\s.*")).count(),
         bench.out());
+  }
+
+  @Test
+  void batchedBenchRunsBothModesWithEveryCallsRows(@TempDir Path dir) throws IOException {
+    Path json = dir.resolve("b.json");
+    Outcome bench = CliTestSupport.inProcess("bench", "--dir",
+        TestModels.dir().resolve("multi").toString(), "--signature_def", "add", "--input_exprs",
+        "a=[1];b=[3]", "--iterations", "40", "--threads", "1,4", "--warmup", "2",
+        "--batch_max", "4", "--batch_delay", "0.5ms", "--progress", "none", "--json",
+        json.toString());
+    assertEquals(0, bench.exitCode(), bench.toString());
+    assertEquals("", bench.err());
+    String out = bench.out();
+    assertTrue(out.contains("batched: up to 4 calls per run, delay 0.5 ms, thread leads, 1 batch"
+        + " at once"), out);
+    // Each thread count's 40 calls, unbatched then batched.
+    assertEquals(2, out.lines().filter(l -> l.matches("\\s+1\\s+40\\s.*")).count(), out);
+    assertEquals(2, out.lines().filter(l -> l.matches("\\s+4\\s+40\\s.*")).count(), out);
+    JsonNode report = new ObjectMapper().readTree(json.toFile());
+    assertEquals(2, report.path("batched_results").size(), report.toString());
+    assertEquals(40, report.path("batched_results").get(1).path("runs").asLong());
+    assertEquals(0.5, report.path("batching").path("delay_ms").asDouble(), 1e-9);
+    // The batched calls went through the batcher: it ran their rows in batches of 1 to 4.
+    for (JsonNode callsPerBatch : report.path("batching").path("calls_per_batch")) {
+      assertTrue(callsPerBatch.asDouble() >= 1 && callsPerBatch.asDouble() <= 4, report.toString());
+    }
+    assertEquals(2, report.path("batching").path("calls_per_batch").size(), report.toString());
+  }
+
+  @Test
+  void batchedOverUnbatchedPerThreadCount() {
+    BenchCommand.Phase unbatched = new BenchCommand.Phase(16, 1000, 2.0, 1, 2, 3, 4, 1.5, 0, 0,
+        0, 0, 0, 0, 0);
+    BenchCommand.Phase batched = new BenchCommand.Phase(16, 3000, 2.0, 2, 3, 5, 9, 2.5, 0, 0, 0,
+        0, 0, 0, 0);
+    String table = BenchCommand.comparison(List.of(unbatched), List.of(batched), List.of(7.5));
+    List<String> lines = table.lines().toList();
+    assertEquals(2, lines.size(), table);
+    assertTrue(lines.get(1).matches("\\s+16\\s+3\\.00x\\s+2\\.000/1\\.000\\s+5\\.000/3\\.000"
+        + "\\s+7\\.5"), lines.get(1));
   }
 
   @Test

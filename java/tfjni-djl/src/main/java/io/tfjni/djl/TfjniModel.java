@@ -29,9 +29,11 @@ import java.util.stream.Collectors;
  * "serve"), {@code SignatureDefKey} (default "serving_default"; an unknown key is an error that
  * lists the model's keys) and {@code ConfigProto} (serialized bytes, their Base64 text, or any
  * object with a {@code toByteArray()} method such as a protobuf ConfigProto) and
- * {@code InterOpThreads} and {@code IntraOpThreads} (see {@link ModelThreads}). The init ops run once, at load. Without a
- * ConfigProto the session's thread counts come from the system properties
- * {@code ai.djl.tensorflow.num_interop_threads} / {@code num_intraop_threads}.
+ * {@code InterOpThreads} and {@code IntraOpThreads} (see {@link ModelThreads}). tfjni's own:
+ * {@code BatchMaxSize} and {@code BatchMaxDelayMicros} batch concurrent predicts (see {@link
+ * ModelBatching}). The init ops run once, at load. Without a ConfigProto the session's thread
+ * counts come from the system properties {@code ai.djl.tensorflow.num_interop_threads} /
+ * {@code num_intraop_threads}.
  */
 public class TfjniModel extends BaseModel {
   private static final String DEFAULT_SIGNATURE = "serving_default";
@@ -81,6 +83,7 @@ public class TfjniModel extends BaseModel {
       TfjniEngine.threadOptions(sessionOptions);
     }
     ModelThreads.apply(given, sessionOptions);
+    ModelBatching batching = ModelBatching.of(given);
     if (given.get("Inputs") != null) {
       graphInputs = Arrays.asList(names(given.get("Inputs")));
     }
@@ -89,7 +92,7 @@ public class TfjniModel extends BaseModel {
     }
     Path graphDef = findGraphDef(name);
     if (graphDef != null) {
-      loadGraphDef(graphDef, sessionOptions, graphInputs, graphOutputs);
+      loadGraphDef(graphDef, sessionOptions, graphInputs, graphOutputs, batching);
       return;
     }
     Path exportDir = findExportDir(name);
@@ -106,7 +109,11 @@ public class TfjniModel extends BaseModel {
     }
     try {
       Signature signature = findSignature(loaded, signatureKey);
-      block = new TfjniSymbolBlock(loaded, signature);
+      TfjniSymbolBlock signatureBlock = new TfjniSymbolBlock(loaded, signature);
+      if (batching != null) {
+        signatureBlock.batchAcrossCallers(batching);
+      }
+      block = signatureBlock;
       savedModel = loaded;
     } catch (RuntimeException | MalformedModelException e) {
       loaded.close();
@@ -115,7 +122,7 @@ public class TfjniModel extends BaseModel {
   }
 
   private void loadGraphDef(Path graphDef, SessionOptions sessionOptions, List<String> inputs,
-      List<String> outputs) throws MalformedModelException {
+      List<String> outputs, ModelBatching batching) throws MalformedModelException {
     if (inputs == null || outputs == null || inputs.isEmpty() || outputs.isEmpty()) {
       throw new MalformedModelException("a frozen GraphDef (" + graphDef + ") has no signature:"
           + " name its input and output tensors with the options Inputs and Outputs, e.g."
@@ -130,13 +137,17 @@ public class TfjniModel extends BaseModel {
           + e.getMessage(), e);
     }
     try {
-      block = new TfjniSymbolBlock(loaded, inputs, outputs);
+      TfjniSymbolBlock graphBlock = new TfjniSymbolBlock(loaded, inputs, outputs);
+      if (batching != null) {
+        graphBlock.batchAcrossCallers(batching);
+      }
+      block = graphBlock;
       graphModel = loaded;
     } catch (TensorFlowException e) {
       loaded.close();
       throw new MalformedModelException("the GraphDef " + graphDef + " has no tensors "
           + inputs + " -> " + outputs + ": " + e.getMessage(), e);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | MalformedModelException e) {
       loaded.close();
       throw e;
     }

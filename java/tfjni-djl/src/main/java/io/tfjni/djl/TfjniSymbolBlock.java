@@ -9,6 +9,9 @@ import ai.djl.nn.AbstractSymbolBlock;
 import ai.djl.nn.ParameterList;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
+import ai.djl.MalformedModelException;
+import io.tfjni.BatchedResult;
+import io.tfjni.BatchingPredictor;
 import io.tfjni.GraphModel;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
@@ -17,6 +20,7 @@ import io.tfjni.Signature;
 import io.tfjni.Tensor;
 import io.tfjni.TensorSpec;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A SavedModel signature, or named tensors of a frozen GraphDef, as a DJL block. Its forward pass is one tfjni {@link Predictor} run
@@ -34,6 +38,8 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
   private final List<String> outputKeys;
   private final List<TensorSpec> inputSpecs;
   private final List<TensorSpec> outputSpecs;
+  /** Set when the model's options ask for batching across callers; runs every forward pass. */
+  private BatchingPredictor batcher;
 
   TfjniSymbolBlock(SavedModel model, Signature signature) {
     // Signature lists inputs and outputs sorted by key.
@@ -59,6 +65,16 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     this.outputSpecs = outputSpecs == null ? predictor.outputs() : outputSpecs;
   }
 
+  /** Runs every forward pass through a batching predictor over this block's predictor. */
+  void batchAcrossCallers(ModelBatching batching) throws MalformedModelException {
+    batcher = batching.over(predictor);
+  }
+
+  /** The batching predictor of every forward pass, or null when the model does not batch. */
+  BatchingPredictor batcher() {
+    return batcher;
+  }
+
   /**
    * The signature this block runs.
    *
@@ -81,20 +97,30 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     for (int i = 0; i < feeds.length; i++) {
       feeds[i] = manager.from(pick(inputs, i)).tensor();
     }
+    if (batcher != null) {
+      // This caller's rows of a batched run, in tensors of its own: they become the arrays'.
+      BatchedResult result = batcher.predict(feeds);
+      return asArrays(manager, result::get, result::close);
+    }
     // A result per call: its tensors become the output arrays' own (each freed by its array or
     // its manager), so it is not closed after a successful run, and not shared between threads.
     RunResult result = predictor.run(feeds);
+    return asArrays(manager, result::get, result::close);
+  }
+
+  /** The outputs as arrays of {@code manager}, named by key; on failure, all of them freed. */
+  private NDList asArrays(TfjniNDManager manager, IntFunction<Tensor> output, Runnable freeAll) {
     NDList out = new NDList(outputKeys.size());
     try {
       for (int i = 0; i < outputKeys.size(); i++) {
-        TfjniNDArray array = manager.wrap(result.get(i));
+        TfjniNDArray array = manager.wrap(output.apply(i));
         array.setName(outputKeys.get(i));
         out.add(array);
       }
       return out;
     } catch (RuntimeException | Error e) {
       out.close();
-      result.close();
+      freeAll.run();
       throw e;
     }
   }
@@ -161,6 +187,9 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
 
   @Override
   public void close() {
+    if (batcher != null) {
+      batcher.close();
+    }
     predictor.close();
   }
 }

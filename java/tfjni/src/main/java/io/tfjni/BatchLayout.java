@@ -1,0 +1,187 @@
+package io.tfjni;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How a predictor's inputs and outputs are laid out along the batch dimension: which signatures
+ * can be batched at all (every input and output batch-major, fixed-size elements), whether a
+ * caller's rows fit, and the byte copies that concatenate rows into a batch and slice each
+ * caller's rows out of the outputs.
+ */
+final class BatchLayout {
+  private final List<TensorSpec> inputs;
+  private final List<TensorSpec> outputs;
+  private final List<String> outputKeys;
+  private final int[] inputRanks;
+
+  /** @throws IllegalArgumentException naming the first input or output that is not batch-major */
+  BatchLayout(Predictor predictor) {
+    this.inputs = predictor.inputs();
+    this.outputs = predictor.outputs();
+    this.outputKeys = outputs.stream().map(TensorSpec::key).toList();
+    this.inputRanks = new int[inputs.size()];
+    for (int i = 0; i < inputRanks.length; i++) {
+      TensorSpec spec = inputs.get(i);
+      checkBatchable(spec, "input");
+      if (spec.hasUnknownRank()) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has an unknown rank:"
+            + " batching needs to know which dimension is the batch");
+      }
+      inputRanks[i] = spec.shape().length;
+    }
+    for (TensorSpec spec : outputs) {
+      checkBatchable(spec, "output");
+    }
+  }
+
+  private static void checkBatchable(TensorSpec spec, String what) {
+    if (!spec.dataType().isFixedSize()) {
+      throw new IllegalArgumentException(what + " '" + spec.key() + "' is " + spec.dataType()
+          + ": batching copies rows of fixed-size elements only");
+    }
+    long[] shape = spec.shape();
+    if (shape != null && (shape.length == 0 || shape[0] != -1)) {
+      throw new IllegalArgumentException(what + " '" + spec.key() + "' has shape "
+          + Arrays.toString(shape) + ", which is not batch-major: batching needs every input and"
+          + " output to have a first dimension of unknown size, the batch");
+    }
+  }
+
+  /**
+   * Checks a caller's tensors against the signature and copies their bytes.
+   *
+   * @throws IllegalArgumentException saying which input does not fit, and why
+   */
+  QueuedRows rowsOf(Tensor[] tensors, int maxRows) {
+    if (tensors.length != inputs.size()) {
+      throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
+          + inputs.stream().map(TensorSpec::key).toList() + ", got " + tensors.length);
+    }
+    long rows = -1;
+    long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    int at = 0;
+    byte[][] bytes = new byte[tensors.length][];
+    for (int i = 0; i < tensors.length; i++) {
+      TensorSpec spec = inputs.get(i);
+      Tensor tensor = tensors[i];
+      if (tensor == null) {
+        throw new NullPointerException("input '" + spec.key() + "' is null");
+      }
+      if (tensor.dataType() != spec.dataType()) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' is " + tensor.dataType()
+            + ", the signature wants " + spec.dataType());
+      }
+      long[] shape = tensor.shape();
+      long[] wanted = spec.shape();
+      if (shape.length != wanted.length) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
+            + Arrays.toString(shape) + ", the signature wants " + Arrays.toString(wanted));
+      }
+      for (int d = 1; d < shape.length; d++) {
+        if (wanted[d] != -1 && wanted[d] != shape[d]) {
+          throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
+              + Arrays.toString(shape) + ", the signature wants " + Arrays.toString(wanted));
+        }
+        rowShape[at++] = shape[d];
+      }
+      if (rows != -1 && shape[0] != rows) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has " + shape[0]
+            + " rows, input '" + inputs.get(0).key() + "' " + rows);
+      }
+      rows = shape[0];
+      ByteBuffer data = tensor.buffer();
+      bytes[i] = new byte[data.remaining()];
+      data.get(bytes[i]);
+    }
+    if (rows < 1 || rows > maxRows) {
+      throw new IllegalArgumentException("a request holds " + rows + " rows; it must hold 1 to "
+          + maxRows + " (the maximum batch size)");
+    }
+    return new QueuedRows(bytes, (int) rows, rowShape);
+  }
+
+  /**
+   * The batch's input tensors (close them): every request's rows one after another, then zeros up
+   * to {@code paddedRows}.
+   */
+  Tensor[] concatenate(List<QueuedRows> batch, int paddedRows) {
+    Tensor[] tensors = new Tensor[inputs.size()];
+    try {
+      for (int i = 0; i < tensors.length; i++) {
+        long[] shape = prepend(paddedRows, batch.get(0).rowDimensions(i, inputRanks));
+        tensors[i] = Tensor.allocate(inputs.get(i).dataType(), shape);
+        ByteBuffer into = tensors[i].buffer();
+        for (QueuedRows request : batch) {
+          into.put(request.inputBytes[i]);
+        }
+      }
+      return tensors;
+    } catch (RuntimeException | Error e) {
+      closeAll(tensors);
+      throw e;
+    }
+  }
+
+  /**
+   * Each request's rows of every output, copied into tensors of its own (the caller's to close),
+   * in batch order.
+   *
+   * @throws IllegalStateException if an output does not have {@code paddedRows} rows (a model
+   *     whose output is not batch-major after all)
+   */
+  BatchedResult[] split(RunResult result, List<QueuedRows> batch, int paddedRows) {
+    ByteBuffer[] outputBytes = new ByteBuffer[outputs.size()];
+    long[][] rowShapes = new long[outputs.size()][];
+    for (int o = 0; o < outputBytes.length; o++) {
+      Tensor output = result.get(o);
+      long[] shape = output.shape();
+      if (shape.length == 0 || shape[0] != paddedRows) {
+        throw new IllegalStateException("output '" + outputKeys.get(o) + "' has shape "
+            + Arrays.toString(shape) + " for a batch of " + paddedRows + " rows: it is not"
+            + " batch-major, so it cannot be split between callers");
+      }
+      rowShapes[o] = Arrays.copyOfRange(shape, 1, shape.length);
+      outputBytes[o] = output.buffer();
+    }
+    BatchedResult[] answers = new BatchedResult[batch.size()];
+    try {
+      int firstRow = 0;
+      for (int r = 0; r < answers.length; r++) {
+        int rows = batch.get(r).rows;
+        Tensor[] own = new Tensor[outputBytes.length];
+        answers[r] = new BatchedResult(outputKeys, own);
+        for (int o = 0; o < own.length; o++) {
+          int rowBytes = outputBytes[o].capacity() / paddedRows;
+          own[o] = Tensor.allocate(outputs.get(o).dataType(), prepend(rows, rowShapes[o]));
+          own[o].buffer().put(outputBytes[o].slice(firstRow * rowBytes, rows * rowBytes));
+        }
+        firstRow += rows;
+      }
+      return answers;
+    } catch (RuntimeException | Error e) {
+      for (BatchedResult answer : answers) {
+        if (answer != null) {
+          answer.close();
+        }
+      }
+      throw e;
+    }
+  }
+
+  private static long[] prepend(long first, long[] rest) {
+    long[] shape = new long[rest.length + 1];
+    shape[0] = first;
+    System.arraycopy(rest, 0, shape, 1, rest.length);
+    return shape;
+  }
+
+  static void closeAll(Tensor[] tensors) {
+    for (Tensor tensor : tensors) {
+      if (tensor != null) {
+        tensor.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package io.tfjni;
+
+import java.util.List;
+
+/**
+ * One caller's outputs from a {@link BatchingPredictor}: its own rows of every output, in the
+ * predictor's output order, as tensors of its own (copied out of the batch's outputs). The
+ * caller owns them: closing this result frees every one, and nothing else does.
+ *
+ * <p>Thread safety: reading from several threads is safe; close it once nobody reads it.
+ */
+public final class BatchedResult implements AutoCloseable {
+  private final List<String> keys;
+  private final Tensor[] outputs;
+
+  BatchedResult(List<String> keys, Tensor[] outputs) {
+    this.keys = keys;
+    this.outputs = outputs;
+  }
+
+  public int size() {
+    return outputs.length;
+  }
+
+  /** The output keys, in order. */
+  public List<String> keys() {
+    return keys;
+  }
+
+  public Tensor get(int index) {
+    return outputs[index];
+  }
+
+  public Tensor get(String key) {
+    int index = keys.indexOf(key);
+    if (index < 0) {
+      throw new IllegalArgumentException("no output '" + key + "'; outputs are " + keys);
+    }
+    return outputs[index];
+  }
+
+  /** Frees every output; idempotent. */
+  @Override
+  public void close() {
+    for (Tensor output : outputs) {
+      if (output != null) {
+        output.close();
+      }
+    }
+  }
+}

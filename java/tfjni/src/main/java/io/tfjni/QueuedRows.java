@@ -1,0 +1,51 @@
+package io.tfjni;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One caller's request in a {@link BatchingPredictor}'s queue: a copy of its rows (one byte array
+ * per input, so the caller may close its tensors at once), how many rows that is, the per-row
+ * shape every batch-mate must share, when it was queued, and the future that answers it.
+ */
+final class QueuedRows {
+  final byte[][] inputBytes;
+  final int rows;
+  /** Every input's dimensions after the batch dimension, one after another. */
+  private final long[] rowShape;
+  final long queuedNanos;
+  final CompletableFuture<BatchedResult> answer = new CompletableFuture<>();
+
+  QueuedRows(byte[][] inputBytes, int rows, long[] rowShape) {
+    this.inputBytes = inputBytes;
+    this.rows = rows;
+    this.rowShape = rowShape;
+    this.queuedNanos = System.nanoTime();
+  }
+
+  /** Whether these rows can be concatenated with {@code other}'s in one batch. */
+  boolean fitsWith(QueuedRows other) {
+    return Arrays.equals(rowShape, other.rowShape);
+  }
+
+  /** Each input's dimensions after the batch dimension. */
+  long[] rowDimensions(int input, int[] ranks) {
+    int start = 0;
+    for (int i = 0; i < input; i++) {
+      start += ranks[i] - 1;
+    }
+    return Arrays.copyOfRange(rowShape, start, start + ranks[input] - 1);
+  }
+
+  /** Fails this request unless it was already answered (a timeout, a cancel). */
+  void fail(Throwable cause) {
+    answer.completeExceptionally(cause);
+  }
+
+  /** Answers this request; a caller who gave up meanwhile gets nothing, so its tensors are freed. */
+  void deliver(BatchedResult result) {
+    if (!answer.complete(result)) {
+      result.close();
+    }
+  }
+}

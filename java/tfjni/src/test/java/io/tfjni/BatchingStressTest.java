@@ -1,0 +1,130 @@
+package io.tfjni;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Sixteen threads send tagged requests of one to three rows through one batching predictor,
+ * half blocking and half through futures, and the predictor is closed while they run. Every
+ * request must end exactly once: with its own rows' answer (multi's add, a + b, checked against
+ * arithmetic on the tag) or refused because of the close; nothing else, and nothing left open.
+ */
+@ExtendWith(TestModels.NoLeaks.class)
+class BatchingStressTest {
+  private static final int THREADS = 16;
+  private static final int REQUESTS_PER_THREAD = 200;
+
+  private record Outcome(int answered, int refused) {}
+
+  @ParameterizedTest(name = "callerLeads={0}")
+  @ValueSource(booleans = {true, false})
+  void everyRequestEndsOnceWithItsOwnAnswerWhileCloseCutsIn(boolean callerLeads)
+      throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add")) {
+      BatchingPredictor batcher = BatchingPredictor.builder(add).maxBatchSize(8)
+          .maxDelay(Duration.ofMillis(1)).callerLeads(callerLeads).build();
+      CountDownLatch halfway = new CountDownLatch(THREADS);
+      CountDownLatch closed = new CountDownLatch(1);
+      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      List<Future<Outcome>> outcomes = new ArrayList<>();
+      try {
+        for (int t = 0; t < THREADS; t++) {
+          int thread = t;
+          outcomes.add(pool.submit(() -> {
+            int answered = 0;
+            int refused = 0;
+            boolean passedHalfway = false;
+            try {
+              for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
+                if (i == REQUESTS_PER_THREAD / 2) {
+                  passedHalfway = true;
+                  halfway.countDown();
+                  if (thread == 0) {
+                    closed.await();  // so that some requests surely come after the close
+                  }
+                }
+                if (request(batcher, thread * REQUESTS_PER_THREAD + i, 1 + i % 3, i % 2 == 0)) {
+                  answered++;
+                } else {
+                  refused++;
+                }
+              }
+            } finally {
+              if (!passedHalfway) {
+                halfway.countDown();  // a thread that failed early must not keep the close waiting
+              }
+            }
+            return new Outcome(answered, refused);
+          }));
+        }
+        halfway.await();
+        batcher.close();
+        closed.countDown();
+        int answered = 0;
+        int refused = 0;
+        for (Future<Outcome> outcome : outcomes) {
+          answered += outcome.get().answered();
+          refused += outcome.get().refused();
+        }
+        assertEquals(THREADS * REQUESTS_PER_THREAD, answered + refused);
+        assertTrue(answered >= THREADS * REQUESTS_PER_THREAD / 2, "answered " + answered);
+        assertTrue(refused >= REQUESTS_PER_THREAD / 2, "refused " + refused);
+      } finally {
+        closed.countDown();
+        pool.shutdown();
+        batcher.close();
+      }
+    }
+  }
+
+  /**
+   * One request of {@code rows} rows tagged {@code tag}: a = 4 tag + k, b = 2 a, so every sum is
+   * 3 a, exact in float32. True if answered (and checked), false if refused by the close.
+   */
+  private static boolean request(BatchingPredictor batcher, int tag, int rows, boolean blocking)
+      throws InterruptedException {
+    float[] a = new float[rows];
+    float[] b = new float[rows];
+    for (int k = 0; k < rows; k++) {
+      a[k] = 4 * tag + k;
+      b[k] = 2 * a[k];
+    }
+    BatchedResult result;
+    try (Tensor ta = Tensor.of(a, rows); Tensor tb = Tensor.of(b, rows)) {
+      if (blocking) {
+        result = batcher.predict(ta, tb);
+      } else {
+        result = batcher.submit(ta, tb).get();
+      }
+    } catch (IllegalStateException e) {
+      return false;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IllegalStateException) {
+        return false;
+      }
+      throw new AssertionError("request " + tag + " failed", e.getCause());
+    }
+    try (result) {
+      float[] sums = result.get("sum").toFloatArray();
+      assertEquals(rows, sums.length, "rows of request " + tag);
+      for (int k = 0; k < rows; k++) {
+        assertEquals(3 * a[k], sums[k], "row " + k + " of request " + tag);
+      }
+    }
+    return true;
+  }
+}

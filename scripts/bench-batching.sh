@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Batching across callers, batched and unbatched side by side: `tfjni bench --batch_max` on the
+# tiny MLP and the weight-bound dense model (scripts/generate_bench_models.py) and the digits CNN
+# (scripts/generate_models.py), at 1, 4, 16 and 64 callers of one row each, every op on the
+# calling thread. Each model's table goes to OUT_DIR/<model>.txt and .json.
+#
+#   scripts/bench-batching.sh OUT_DIR [EXTRA tfjni bench OPTIONS...]
+#
+# Settings: BATCH_MAX (64), BATCH_DELAY (0: a batch runs as soon as the model is free),
+# BATCH_THREADS (1,4,16,64), BATCH_DURATION (3s per thread count and mode).
+# Expects `make build` done (bin/tfjni's jar).
+source "$(dirname "$0")/common.sh"
+
+[[ $# -ge 1 ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+out=$1
+shift
+mkdir -p "$out"
+bench_models=$("$ROOT/scripts/bench-models.sh")
+test_models=$(models_dir)
+[[ -f "$test_models/.complete" ]] || { echo "no test models in $test_models: run make build" >&2; exit 1; }
+
+for model in "$bench_models/mlp" "$bench_models/dense" "$test_models/digits"; do
+  name=$(basename "$model")
+  step "Batched and unbatched: $name" >&2
+  "$ROOT/bin/tfjni" bench --dir "$model" --threads "${BATCH_THREADS:-1,4,16,64}" \
+    --batch_max "${BATCH_MAX:-64}" --batch_delay "${BATCH_DELAY:-0}" \
+    --duration "${BATCH_DURATION:-3s}" --warmup 20 --inter_op_threads -1 --progress none \
+    --json "$out/$name.json" "$@" | tee "$out/$name.txt"
+done
