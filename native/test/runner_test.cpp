@@ -17,7 +17,7 @@ using RunnerTest = LeakCheckedTest;
 // Models whose manifest cases have a test below.
 const std::set<std::string> kCoveredModels{"digits", "multi",   "dtypes", "shapes", "strings",
                                            "wide",   "counter", "lookup", "frozen", "half_plus_two",
-                                           "slow_loop", "text_ops"};
+                                           "slow_loop", "text_ops", "checked"};
 
 void run_cases_of(const std::string& model) {
   std::vector<const Json*> cases = cases_of(model);
@@ -43,6 +43,8 @@ TEST_F(RunnerTest, LookupTableCases) { run_cases_of("lookup"); }
 // The frozen GraphDef's cases run through GraphModel + Runner::for_tensors.
 TEST_F(RunnerTest, FrozenGraphCases) { run_cases_of("frozen"); }
 TEST_F(RunnerTest, HalfPlusTwoCases) { run_cases_of("half_plus_two"); }  // a TF1 SavedModel
+// Finite rows through tf.debugging.check_numerics (the batching tests feed it a NaN too).
+TEST_F(RunnerTest, CheckedCases) { run_cases_of("checked"); }
 // About a second of tf.while_loop steps; run_options_test times it out.
 TEST_F(RunnerTest, SlowLoopCases) { run_cases_of("slow_loop"); }
 // TensorFlow Text ops: the model loads after its op libraries (test_data.cpp loads them).
