@@ -18,19 +18,41 @@ public final class BatchedResult implements AutoCloseable {
     this.outputs = outputs;
   }
 
+  /**
+   * How many outputs there are.
+   *
+   * @return the predictor's output count
+   */
   public int size() {
     return outputs.length;
   }
 
-  /** The output keys, in order. */
+  /**
+   * The output keys, in order.
+   *
+   * @return the keys, as the predictor fetches them
+   */
   public List<String> keys() {
     return keys;
   }
 
+  /**
+   * This caller's rows of one output.
+   *
+   * @param index the output's position in {@link #keys()}
+   * @return the tensor, owned by this result
+   */
   public Tensor get(int index) {
     return outputs[index];
   }
 
+  /**
+   * This caller's rows of one output.
+   *
+   * @param key the output's key
+   * @return the tensor, owned by this result
+   * @throws IllegalArgumentException if no output has that key
+   */
   public Tensor get(String key) {
     int index = keys.indexOf(key);
     if (index < 0) {

@@ -97,7 +97,12 @@ public final class BatchingPredictor implements AutoCloseable {
     batchingThread.start();
   }
 
-  /** A builder of a batching predictor over {@code predictor}, which it does not own. */
+  /**
+   * A builder of a batching predictor over {@code predictor}, which it does not own.
+   *
+   * @param predictor the predictor every batch runs through; close it after the batcher
+   * @return a builder with the default options
+   */
   public static Builder builder(Predictor predictor) {
     return new Builder(Objects.requireNonNull(predictor, "predictor"));
   }
@@ -109,6 +114,8 @@ public final class BatchingPredictor implements AutoCloseable {
    * this predictor is closed before the rows ran, and with {@link TimeoutException} after the
    * {@linkplain Builder#callTimeout call timeout}.
    *
+   * @param inputs the caller's rows of every input; copied before this returns
+   * @return the future of the caller's outputs, which the caller closes
    * @throws IllegalArgumentException if the rows do not fit the signature (dtype, shape, count)
    * @throws RejectedExecutionException if the queue is full
    * @throws IllegalStateException if this predictor is closed
@@ -122,6 +129,8 @@ public final class BatchingPredictor implements AutoCloseable {
   /**
    * Queues the caller's rows as {@link #submit} does and waits for its outputs (close them).
    *
+   * @param inputs the caller's rows of every input; copied before the rows are queued
+   * @return the caller's rows of every output, which the caller closes
    * @throws TensorFlowException the batch's run failed (TensorFlow's code and message), or the
    *     {@linkplain Builder#callTimeout call timeout} passed (DEADLINE_EXCEEDED)
    * @throws IllegalArgumentException if the rows do not fit the signature (dtype, shape, count)
@@ -365,7 +374,11 @@ public final class BatchingPredictor implements AutoCloseable {
     }
   }
 
-  /** How many batches have run (successfully or not): rows run / batches run is the mean size. */
+  /**
+   * How many batches have run (successfully or not): rows run / batches run is the mean size.
+   *
+   * @return the count since this predictor was built
+   */
   public long batchesRun() {
     lock.lock();
     try {
@@ -375,7 +388,11 @@ public final class BatchingPredictor implements AutoCloseable {
     }
   }
 
-  /** How many callers' rows have run, padding not counted. */
+  /**
+   * How many callers' rows have run, padding not counted.
+   *
+   * @return the count since this predictor was built
+   */
   public long rowsRun() {
     lock.lock();
     try {
@@ -455,7 +472,12 @@ public final class BatchingPredictor implements AutoCloseable {
       this.predictor = predictor;
     }
 
-    /** The most rows one run takes. */
+    /**
+     * The most rows one run takes.
+     *
+     * @param rows 1 or more
+     * @return this builder
+     */
     public Builder maxBatchSize(int rows) {
       if (rows < 1) {
         throw new IllegalArgumentException("the maximum batch size must be at least 1, got "
@@ -469,6 +491,9 @@ public final class BatchingPredictor implements AutoCloseable {
      * How long the oldest queued request may wait for batch-mates before its batch runs anyway
      * (if fewer than {@link #maxConcurrentBatches} batches are running). Zero runs whatever is
      * queued as soon as a batch may run: batches then grow only while the model is busy.
+     *
+     * @param delay zero or more
+     * @return this builder
      */
     public Builder maxDelay(Duration delay) {
       if (delay.isNegative()) {
@@ -483,6 +508,9 @@ public final class BatchingPredictor implements AutoCloseable {
      * Batch sizes the model is to see: a batch is padded with rows of zeros up to the next one
      * (a model compiled or tuned for few sizes). The largest must equal the maximum batch size.
      * None (the default) runs each batch at its own size.
+     *
+     * @param sizes increasing positive sizes
+     * @return this builder
      */
     public Builder allowedBatchSizes(int... sizes) {
       int[] sorted = sizes.clone();
@@ -495,7 +523,12 @@ public final class BatchingPredictor implements AutoCloseable {
       return this;
     }
 
-    /** The most rows that may wait; a request that would exceed it is rejected at once. */
+    /**
+     * The most rows that may wait; a request that would exceed it is rejected at once.
+     *
+     * @param rows 1 or more
+     * @return this builder
+     */
     public Builder queueCapacity(int rows) {
       if (rows < 1) {
         throw new IllegalArgumentException("the queue capacity must be at least 1, got " + rows);
@@ -507,6 +540,9 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * How long a caller waits for its answer, queueing included; zero waits without limit. A
      * caller that is running its batch for everyone in it finishes that batch first.
+     *
+     * @param timeout zero (no limit) or more
+     * @return this builder
      */
     public Builder callTimeout(Duration timeout) {
       if (timeout.isNegative()) {
@@ -523,6 +559,9 @@ public final class BatchingPredictor implements AutoCloseable {
      * batching thread runs batches (false, the default). Leading saves a lone caller the
      * hand-off to the batching thread and back, but when runs are short the model is idle
      * whenever a caller arrives, so each caller runs its own row: batches stay near one row.
+     *
+     * @param leads whether callers may lead batches
+     * @return this builder
      */
     public Builder callerLeads(boolean leads) {
       this.callerLeads = leads;
@@ -533,6 +572,9 @@ public final class BatchingPredictor implements AutoCloseable {
      * How many batches may run at once. A batch that is due while this many run waits for one
      * to finish, gathering more rows meanwhile: with a delay of zero, batches then grow exactly
      * as much as the model is busy. More than one lets small models use several cores.
+     *
+     * @param batches 1 or more
+     * @return this builder
      */
     public Builder maxConcurrentBatches(int batches) {
       if (batches < 1) {
@@ -544,6 +586,9 @@ public final class BatchingPredictor implements AutoCloseable {
     }
 
     /**
+     * The batching predictor with these options; it starts its batching thread.
+     *
+     * @return a batching predictor, which the caller closes before the predictor it runs through
      * @throws IllegalArgumentException if an input or output is not batch-major (named), or the
      *     largest allowed batch size is not the maximum batch size
      */
