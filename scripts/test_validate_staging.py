@@ -88,7 +88,7 @@ class ValidateStagingTest(unittest.TestCase):
         (self.lib / "tfjni-1.2.3.pom").write_text(pom_text)
         write_jar(self.lib / "tfjni-1.2.3.jar", {**legal, "io/tfjni/A.class": b"\xca\xfe"})
         write_jar(self.lib / "tfjni-1.2.3-sources.jar", {**legal, "io/tfjni/A.java": b"class A {}"})
-        write_jar(self.lib / "tfjni-1.2.3-javadoc.jar", {"index.html": b"<html/>"})
+        write_jar(self.lib / "tfjni-1.2.3-javadoc.jar", {**legal, "index.html": b"<html/>"})
 
     def finish(self):
         old = os.environ.get("GNUPGHOME")
@@ -234,6 +234,12 @@ class ValidateStagingTest(unittest.TestCase):
         self.write_library(pom("tfjni", "jar"), legal={"META-INF/LICENSE": b"MIT\n", "META-INF/NOTICE": NOTICE})
         self.finish()
         self.assertBroken("legal", "META-INF/LICENSE differs")
+
+    def test_legal_files_missing_from_the_javadoc_jar(self):
+        self.write_library(pom("tfjni", "jar"))
+        write_jar(self.lib / "tfjni-1.2.3-javadoc.jar", {"index.html": b"<html/>"})
+        self.finish()
+        self.assertBroken("legal", "tfjni-1.2.3-javadoc.jar: no META-INF/LICENSE")
 
 
 if __name__ == "__main__":

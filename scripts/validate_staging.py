@@ -13,8 +13,8 @@ The rules, each reported under its name:
   checksums   every artifact has .md5 and .sha1 files that match it, and .sha256 and .sha512 files
               match where present
   signatures  every artifact has an .asc signature that gpg verifies
-  legal       every class and sources jar holds META-INF/LICENSE and META-INF/NOTICE (the given
-              files' bytes); javadoc jars are generated pages and carry the JDK's legal/ files
+  legal       every jar (class, sources and javadoc) holds META-INF/LICENSE and META-INF/NOTICE
+              (the given files' bytes)
 """
 
 import argparse
@@ -66,7 +66,7 @@ class Validator:
         for path in staging_repo.artifacts(self.root):
             self.check_checksums(path)
             self.check_signature(path)
-            if path.suffix == ".jar" and not path.name.endswith("-javadoc.jar"):
+            if path.suffix == ".jar":
                 self.check_legal(path)
         return self.problems
 
