@@ -80,7 +80,9 @@ for platform in "${PLATFORMS[@]}"; do
     { echo "release: $jar lacks $platform's JNI library (build it: scripts/build.sh --all-platforms)" >&2; exit 1; }
 done
 
-expected=$(cd "$ROOT/java" && { echo tfjni-parent; ls -d */ | tr -d / | grep -vxF -f <(printf '%s\n' "${INTERNAL[@]}"); } | sort)
+# The reactor's modules (java/pom.xml), not the directories: a build leaves java/target behind.
+expected=$({ echo tfjni-parent; sed -n 's|^ *<module>\(.*\)</module>.*|\1|p' "$ROOT/java/pom.xml" |
+  grep -vxF -f <(printf '%s\n' "${INTERNAL[@]}"); } | sort)
 staged=$(ls "$STAGING/io/tfjni" | sort)
 [[ "$staged" == "$expected" ]] ||
   { echo "release: staged artifacts ($(echo $staged)) are not the published modules ($(echo $expected))" >&2; exit 1; }
