@@ -80,6 +80,7 @@ public final class EagerContext extends NativeResource {
           + " synchronous context: an async one runs ops on its executor thread");
     }
     NativeLibrary.ensureLoaded();
+    ThreadPools.started(options);
     return new EagerContext(nativeCreate(options.scalars(), options.visibleDevices(),
         options.rawConfig(), options.poolThreads(), options.poolNames(), async,
         placement.ordinal()));

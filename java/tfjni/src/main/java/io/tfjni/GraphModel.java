@@ -24,6 +24,7 @@ public final class GraphModel extends Model {
     Objects.requireNonNull(graphDef, "graphDef");
     Objects.requireNonNull(options, "options");
     NativeLibrary.ensureLoaded();
+    ThreadPools.started(options);
     return new GraphModel(nativeLoad(graphDef.toString(), options.scalars(),
         options.visibleDevices(), options.rawConfig(), options.poolThreads(),
         options.poolNames()));

@@ -48,6 +48,7 @@ public final class SavedModel extends Model {
       Objects.requireNonNull(tag, "tag");
     }
     NativeLibrary.ensureLoaded();
+    ThreadPools.started(options);
     long handle = nativeLoad(exportDir.toString(), tags.clone(), options.scalars(),
         options.visibleDevices(), options.rawConfig(), options.poolThreads(), options.poolNames());
     try {

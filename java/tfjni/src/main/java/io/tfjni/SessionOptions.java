@@ -54,8 +54,8 @@ public final class SessionOptions {
 
   /**
    * Threads one op may use (0: TensorFlow chooses, usually the core count). TensorFlow sizes this
-   * pool when the first session of the process starts (the first eager context sizes its own):
-   * later counts are ignored, with {@link #usePerSessionThreads(boolean)} too.
+   * pool once per process, when the first session or eager context starts: later counts are
+   * ignored, with {@link #usePerSessionThreads(boolean)} too ({@link ThreadPools} refuses them).
    */
   public SessionOptions intraOpThreads(int threads) {
     intraOpThreads = requireThreads(threads);
@@ -178,6 +178,11 @@ public final class SessionOptions {
       scalars[GPU_MEMORY_FRACTION_BITS] = Double.doubleToRawLongBits(gpuMemoryFraction);
     }
     return scalars;
+  }
+
+  /** The intra-op count set, 0 (TensorFlow's choice) if none is. */
+  int intraOpThreadCount() {
+    return intraOpThreads == UNSET ? 0 : (int) intraOpThreads;
   }
 
   boolean runsOnCallerThread() {

@@ -9,6 +9,7 @@ import ai.djl.nn.SymbolBlock;
 import io.tfjni.EagerContext;
 import io.tfjni.SessionOptions;
 import io.tfjni.TensorFlow;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * tfjni as DJL's "TensorFlow" engine. One instance per process, with one eager context whose
@@ -36,6 +37,8 @@ public final class TfjniEngine extends Engine {
 
   private final EagerContext context;
   private final io.tfjni.NDManager arrays;
+  /** Random ops drawn since the seed was set: with the seed, the seed of a stateless random op. */
+  private final AtomicLong randomDraws = new AtomicLong();
   private TfjniNDManager systemManager;
 
   private TfjniEngine() {
@@ -109,6 +112,29 @@ public final class TfjniEngine extends Engine {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("the system property " + name
           + " must be an integer thread count, got '" + text + "'", e);
+    }
+  }
+
+  /**
+   * Seeds the random operations and restarts their stream, as DJL's PyTorch engine does: after
+   * {@code setRandomSeed(s)} the same sequence of random calls gives the same numbers.
+   */
+  @Override
+  public void setRandomSeed(int seed) {
+    synchronized (randomDraws) {
+      super.setRandomSeed(seed);
+      randomDraws.set(0);
+    }
+  }
+
+  /**
+   * The seed pair of the next stateless random op: the engine's seed (the clock if none is set)
+   * and the number of the draw since.
+   */
+  long[] nextRandomSeed() {
+    synchronized (randomDraws) {
+      Integer seed = getSeed();
+      return new long[] {seed == null ? System.nanoTime() : seed, randomDraws.incrementAndGet()};
     }
   }
 

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * "serve"), {@code SignatureDefKey} (default "serving_default"; an unknown key is an error that
  * lists the model's keys) and {@code ConfigProto} (serialized bytes, their Base64 text, or any
  * object with a {@code toByteArray()} method such as a protobuf ConfigProto) and
- * {@code InterOpThreads} (see {@link ModelThreads}). The init ops run once, at load. Without a
+ * {@code InterOpThreads} and {@code IntraOpThreads} (see {@link ModelThreads}). The init ops run once, at load. Without a
  * ConfigProto the session's thread counts come from the system properties
  * {@code ai.djl.tensorflow.num_interop_threads} / {@code num_intraop_threads}.
  */

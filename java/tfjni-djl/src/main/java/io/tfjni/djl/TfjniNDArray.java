@@ -4,6 +4,7 @@ import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.internal.NDArrayEx;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
@@ -54,6 +55,7 @@ public class TfjniNDArray implements NDArray {
     this.manager = manager;
     this.uid = nextUid();
     manager.attachArray(uid, this);
+    NDScope.register(this);
   }
 
   /** An array owning {@code value}, which nobody writes from now on. */
@@ -62,6 +64,7 @@ public class TfjniNDArray implements NDArray {
     this.manager = manager;
     this.uid = nextUid();
     manager.attachArray(uid, this);
+    NDScope.register(this);
   }
 
   /**
@@ -291,6 +294,17 @@ public class TfjniNDArray implements NDArray {
     detach();
     this.manager = (TfjniNDManager) newManager;
     newManager.tempAttachInternal(original, uid, this);
+  }
+
+  /**
+   * Back from {@link #tempAttach}: to its manager even if that is capped since, as in DJL's
+   * engines (a cap stops new arrays joining a manager, not its own returning).
+   */
+  @Override
+  public void returnResource(NDManager original) {
+    detach();
+    this.manager = (TfjniNDManager) original;
+    original.attachUncappedInternal(uid, this);
   }
 
   @Override

@@ -15,7 +15,6 @@ import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import java.nio.charset.Charset;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * at once, with no garbage collector involved.
  */
 public class TfjniNDManager extends BaseNDManager {
-  /** Seeds the random arrays: the engine's seed (if set) and a counter. */
-  private static final AtomicLong RANDOM_COUNTER = new AtomicLong();
   private static final Logger LOGGER = LoggerFactory.getLogger(TfjniNDManager.class);
 
   TfjniNDManager(NDManager parent, Device device) {
@@ -347,9 +344,7 @@ public class TfjniNDManager extends BaseNDManager {
   }
 
   private long[] nextSeed() {
-    Integer seed = getEngine().getSeed();
-    return new long[] {seed == null ? System.nanoTime() : seed,
-        RANDOM_COUNTER.incrementAndGet()};
+    return getEngine().nextRandomSeed();
   }
 
   @Override

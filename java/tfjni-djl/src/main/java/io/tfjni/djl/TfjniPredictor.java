@@ -56,9 +56,17 @@ final class TfjniPredictor<I, O> extends Predictor<I, O> {
 
   /**
    * The context's manager (the predictor's manager is a TfjniNDManager: the model's makes only
-   * those); after {@link #close()} a TranslateException, as DJL's predict gives.
+   * those); once the predictor or its model is closed a TranslateException saying which, where
+   * DJL's predict gives only the manager's "cannot attach".
    */
   private TfjniNDManager newScope() throws TranslateException {
+    if (!model.getNDManager().isOpen()) {
+      throw new TranslateException(
+          "cannot predict: the model \"" + model.getName() + "\" is closed");
+    }
+    if (!manager.isOpen()) {
+      throw new TranslateException("cannot predict: the predictor is closed");
+    }
     try {
       return (TfjniNDManager) manager.newSubManager();
     } catch (IllegalStateException e) {

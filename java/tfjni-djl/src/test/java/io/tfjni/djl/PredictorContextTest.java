@@ -211,12 +211,13 @@ class PredictorContextTest {
       assertArrayEquals(new float[] {2}, used.predict(new float[] {1}));
       used.close();
       used.close();
-      TranslateException e =
-          assertThrows(TranslateException.class, () -> used.predict(new float[] {1}));
-      assertInstanceOf(IllegalStateException.class, e.getCause());
       Predictor<float[], float[]> unused = model.newPredictor();
       unused.close();
-      assertThrows(TranslateException.class, () -> unused.predict(new float[] {1}));
+      for (Predictor<float[], float[]> predictor : List.of(used, unused)) {
+        TranslateException e =
+            assertThrows(TranslateException.class, () -> predictor.predict(new float[] {1}));
+        assertEquals("cannot predict: the predictor is closed", e.getMessage());
+      }
     }
     assertEquals(before, TensorFlow.liveObjects());
   }

@@ -168,8 +168,16 @@ class ThreadOptionsTest {
           message);
     }
     String intra = loadError(Map.of("IntraOpThreads", 2));
-    assertTrue(intra.contains("IntraOpThreads") && intra.contains(TfjniEngine.INTRAOP_THREADS),
-        intra);
+    assertTrue(intra.contains("IntraOpThreads") && intra.contains(TfjniEngine.INTRAOP_THREADS)
+        && intra.contains("once per process"), intra);
+  }
+
+  /** The engine's start sized the process's intra-op pool (to TensorFlow's default here). */
+  @Test
+  void anIntraOpCountIsAcceptedOnlyIfItIsThePools() throws Exception {
+    loadProbe(Map.of("IntraOpThreads", "0")).close();
+    String other = loadError(Map.of("IntraOpThreads", 1));
+    assertTrue(other.contains("sized it to TensorFlow's default"), other);
   }
 
   @Test

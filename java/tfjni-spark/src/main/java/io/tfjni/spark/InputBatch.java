@@ -32,7 +32,7 @@ import org.apache.spark.unsafe.Platform;
  * it counts. Close it to free a tensor still being filled.
  */
 final class InputBatch implements AutoCloseable {
-  /** Why one row's value cannot feed the input. */
+  /** What one row's value has that cannot feed the input (the caller says what is expected). */
   static final class BadValue extends Exception {
     private static final long serialVersionUID = 1;
 
@@ -169,25 +169,33 @@ final class InputBatch implements AutoCloseable {
     if (rows == 0) {
       startBatch(shape);
     } else if (!Arrays.equals(shape, rowShape) && !isFlatFor(shape, rowShape)) {
-      throw new BadValue("shape " + Arrays.toString(shape) + " differs from this batch's "
-          + Arrays.toString(rowShape));
+      // The batch's row shape is worth naming only where the input's leaves dimensions open.
+      throw new BadValue("shape " + Arrays.toString(shape)
+          + (Arrays.equals(rowShape, spec.rowShape()) ? ""
+              : ", where this batch's rows are " + Arrays.toString(rowShape)));
     }
     return rows * rowElements;
+  }
+
+  /** Whether {@code shape} has {@code expected}'s rank and its known dimensions. */
+  private static boolean fits(long[] shape, long[] expected) {
+    if (shape.length != expected.length) {
+      return false;
+    }
+    for (int d = 0; d < shape.length; d++) {
+      if (expected[d] >= 0 && expected[d] != shape[d]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void startBatch(long[] shape) throws BadValue {
     long[] expected = spec.rowShape();
     if (isFlatFor(shape, expected)) {
       shape = expected;
-    } else if (shape.length != expected.length) {
-      throw new BadValue("rank " + shape.length + " where " + spec.describe() + " is expected");
-    } else {
-      for (int d = 0; d < shape.length; d++) {
-        if (expected[d] >= 0 && expected[d] != shape[d]) {
-          throw new BadValue("shape " + Arrays.toString(shape) + " where " + spec.describe()
-              + " is expected");
-        }
-      }
+    } else if (!fits(shape, expected)) {
+      throw new BadValue("shape " + Arrays.toString(shape));
     }
     long elements = 1;
     for (long d : shape) {

@@ -2,6 +2,7 @@ package io.tfjni.spark;
 
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
+import io.tfjni.ThreadPools;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,14 +45,11 @@ final class ModelCache {
     synchronized (ENTRIES) {
       Entry entry = ENTRIES.get(key);
       if (entry == null || entry.model.isClosed()) {
-        // Loading under the lock: tasks that want the same model wait for this one load.
+        // Loading under the cache's one lock: every acquire and release in this JVM waits for
+        // the load, so a model is loaded once however many tasks want it.
         SessionOptions options = SessionOptions.defaults();
-        if (key.intraOpThreads() > 0) {
-          options.intraOpThreads(key.intraOpThreads());
-        }
-        if (key.interOpThreads() != 0) {
-          options.interOpThreads(key.interOpThreads());  // -1: on the calling task's thread
-        }
+        ThreadPools.intraOpThreads(options, key.intraOpThreads());
+        ThreadPools.interOpThreads(options, key.interOpThreads());
         entry = new Entry(SavedModel.load(key.path(), options, key.tags().toArray(new String[0])));
         ENTRIES.put(key, entry);
         startReaper();

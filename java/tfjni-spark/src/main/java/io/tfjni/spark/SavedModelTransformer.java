@@ -89,11 +89,12 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     batchSize = new IntParam(this, "batchSize", "rows per model call (> 0)",
         ParamValidators.gt(0));
     intraOpThreads = new IntParam(this, "intraOpThreads",
-        "threads one op may use, per executor JVM (0: TensorFlow's default)",
+        "threads one op may use: TensorFlow's one pool per JVM, sized by the JVM's first model"
+            + " (0: the pool as it is; another count than the pool's fails, see ThreadPools)",
         ParamValidators.gtEq(0));
     interOpThreads = new IntParam(this, "interOpThreads",
-        "threads running independent ops at once, per executor JVM (0: TensorFlow's default;"
-            + " -1: every op on the task's own thread, SessionOptions.runOnCallerThread)",
+        "threads running independent ops at once (0: the JVM's shared pool; N > 0: a pool of"
+            + " N of the model's own; -1: every op on the task's own thread)",
         ParamValidators.gtEq(-1));
     handleInvalid = new Param<>(this, "handleInvalid", "a row that cannot feed the model:"
         + " 'error' fails the task naming the column and row, 'skip' drops the row, 'keep'"

@@ -181,6 +181,35 @@ class SavedModelTransformerTest {
     assertEquals(before, TensorFlow.liveObjects().savedModels());
   }
 
+  /**
+   * Thread counts that take effect score as Python does: inter-op -1 (every op on the task's
+   * thread) and 2 (a pool of the model's own, so a model of its own in the cache), with the
+   * intra-op count the JVM's pool has (0). Another intra-op count cannot take effect once a model
+   * has sized the pool, and is refused when the plan is built.
+   */
+  @Test
+  void threadCountsTakeEffectOrAreRefused() {
+    ModelCache.evictUnused();
+    long before = TensorFlow.liveObjects().savedModels();
+    for (int inter : new int[] {-1, 2}) {
+      float[][] byId = probabilities(digitsTransformer().setIntraOpThreads(0)
+          .setInterOpThreads(inter).setBatchSize(16).transform(digits(2)));
+      for (int i = 0; i < DIGITS; i++) {
+        for (int c = 0; c < 10; c++) {
+          float expected = pythonProbabilities[i * 10 + c];
+          assertEquals(expected, byId[i][c], 1e-6 + 1e-5 * Math.abs(expected),
+              "digit " + i + " class " + c + " at inter-op threads " + inter);
+        }
+      }
+    }
+    assertEquals(before + 2, TensorFlow.liveObjects().savedModels(), "one model per setting");
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> digitsTransformer().setIntraOpThreads(1).transform(digits(2)));
+    assertTrue(refused.getMessage().contains("intra-op threads 1 cannot take effect")
+        && refused.getMessage().contains("once per process"), refused.getMessage());
+    assertEquals(2, ModelCache.evictUnused());
+  }
+
   @Test
   void schemaComesFromTheSignatureBeforeAnyDataMoves() {
     StructType schema = digitsTransformer().transformSchema(digits(1).schema());
@@ -489,11 +518,14 @@ class SavedModelTransformerTest {
     StructType schema = new StructType().add("id", DataTypes.IntegerType)
         .add("pixels", DataTypes.createArrayType(DataTypes.FloatType, false));
     Dataset<Row> frame = spark.createDataFrame(rows, schema).coalesce(1);
-    SparkException failed = assertThrows(SparkException.class,
-        () -> digitsTransformer().transform(frame).collectAsList());
-    String message = String.valueOf(failed.getMessage()) + failed.getCause();
-    assertTrue(message.contains("column 'pixels' (input 'images'), row 1 of partition 0: shape [63]"),
-        message);
+    // Batch size 1: the bad row starts a batch; 64: it joins one. The same words either way.
+    for (int batch : new int[] {1, 64}) {
+      SparkException failed = assertThrows(SparkException.class,
+          () -> digitsTransformer().setBatchSize(batch).transform(frame).collectAsList());
+      String message = String.valueOf(failed.getMessage()) + failed.getCause();
+      assertTrue(message.contains("column 'pixels' (input 'images'), row 1 of partition 0: shape"
+          + " [63]; expected FLOAT [8, 8, 1] per row. Set handleInvalid"), message);
+    }
     List<Row> kept = digitsTransformer().setHandleInvalid("keep").transform(frame).orderBy("id")
         .collectAsList();
     assertEquals(4, kept.size());
