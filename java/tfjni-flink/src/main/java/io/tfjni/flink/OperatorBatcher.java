@@ -35,6 +35,7 @@ final class OperatorBatcher implements RecordBatcher {
   private final ArrayDeque<Queued> queue = new ArrayDeque<>();
   private final Thread thread;
   private boolean closed;
+  private volatile long batchesRun;
 
   OperatorBatcher(Predictor predictor, List<RowLayout> inputs, List<RowLayout> outputs,
       int maxBatchSize, Duration maxDelay, String threadName) {
@@ -109,6 +110,7 @@ final class OperatorBatcher implements RecordBatcher {
       for (int i = 0; i < tensors.length; i++) {
         tensors[i] = concatenate(batch, i, n);
       }
+      batchesRun++;  // only this batcher's thread writes it
       predictor.run(tensors, result);
       List<Object> columns = new ArrayList<>(outputs.size());
       for (int o = 0; o < outputs.size(); o++) {
@@ -133,6 +135,11 @@ final class OperatorBatcher implements RecordBatcher {
         }
       }
     }
+  }
+
+  /** How many model runs the batcher has made: records run / runs is the mean batch size. */
+  long batchesRun() {
+    return batchesRun;
   }
 
   /** One tensor of every record's row of input {@code i}. */
