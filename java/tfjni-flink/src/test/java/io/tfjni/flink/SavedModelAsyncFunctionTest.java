@@ -226,6 +226,38 @@ class SavedModelAsyncFunctionTest {
     assertTrue(scored.stream().noneMatch(d -> d.f0 == 5 || d.f0 == 7 || d.f0 == 9));
   }
 
+  /**
+   * Settings the model cannot take fail the operator's open, naming what is wrong: an input left
+   * unfed (the core library's words), an output without a batch dimension, a signature the model
+   * lacks.
+   */
+  @Test
+  void settingsTheModelCannotTakeFailTheJobSayingWhy() {
+    String multi = TestModels.modelPath("multi").toString();
+    List<SavedModelAsyncFunction.Builder<Tuple2<Integer, float[]>>> builders = List.of(
+        SavedModelAsyncFunction.<Tuple2<Integer, float[]>>builder(multi).signatureKey("add")
+            .input("a", "values", record -> record.f1),
+        SavedModelAsyncFunction.<Tuple2<Integer, float[]>>builder(multi).signatureKey("scale")
+            .input("x", "values", record -> record.f1),
+        SavedModelAsyncFunction.<Tuple2<Integer, float[]>>builder(multi).signatureKey("nosuch")
+            .input("x", "values", record -> record.f1));
+    String[] expected = {"signature 'add' was not given input 'b'",
+        "output 'total' has shape []: tfjni-flink needs the batch (-1) as the first dimension",
+        "nosuch"};
+    for (int i = 0; i < expected.length; i++) {
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+      env.setParallelism(1);
+      DataStream<Tuple2<Integer, float[]>> records =
+          env.fromData(List.of(Tuple2.of(0, new float[3])), ID_AND_FLOATS).rebalance();
+      SavedModelAsyncFunction<Tuple2<Integer, float[]>, Integer> function =
+          builders.get(i).build((record, prediction) -> record.f0);
+      Exception failure = assertThrows(Exception.class, () -> AsyncDataStream.unorderedWait(
+          records, function, 1, TimeUnit.MINUTES, 8).returns(Types.INT).executeAndCollect(2));
+      String words = expected[i];
+      assertNotNull(messageNaming(failure, words), () -> words + " in: " + causes(failure));
+    }
+  }
+
   private static String causes(Throwable failure) {
     StringBuilder chain = new StringBuilder();
     for (Throwable t = failure; t != null; t = t.getCause()) {
