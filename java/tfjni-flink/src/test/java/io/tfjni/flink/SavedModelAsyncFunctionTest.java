@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
@@ -124,6 +125,33 @@ class SavedModelAsyncFunctionTest {
     assertEquals(modelsBefore + 1, MOST_LIVE_MODELS.get(), "the two subtasks share one model");
     assertEquals(modelsBefore, TensorFlow.liveObjects().savedModels(),
         "the last operator closed the model");
+  }
+
+  /**
+   * Thread counts under the core's rule: inter-op -1 (every op on the batcher's thread) and 2 (a
+   * pool of the model's own) give Python's probabilities; an intra-op count other than the one
+   * the process's pool was sized with fails the operator's open, saying why.
+   */
+  @Test
+  void threadCountsTakeEffectOrFailTheJob() throws Exception {
+    // The process's intra-op pool is sized by its first model: load one with the default.
+    SavedModel.load(TestModels.modelPath("digits")).close();
+    for (int interOp : new int[] {-1, 2}) {
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+      env.setParallelism(2);
+      List<Tuple2<Integer, float[]>> scored = scoreDigits(env,
+          env.fromData(digitRecords(), ID_AND_FLOATS).rebalance(),
+          digitsFunction(digit -> digit.f1).interOpThreads(interOp))
+          .executeAndCollect(DIGITS + 1);
+      assertPythonsProbabilities(scored, DIGITS);
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    Exception refused = assertThrows(Exception.class, () -> scoreDigits(env,
+        env.fromData(digitRecords(), ID_AND_FLOATS).rebalance(),
+        digitsFunction(digit -> digit.f1).intraOpThreads(1)).executeAndCollect(DIGITS + 1));
+    assertNotNull(messageNaming(refused, "intra-op threads 1 cannot take effect"),
+        () -> causes(refused));
   }
 
   /** The wide model: 20 inputs of one float per record, 20 outputs, as Python computed them. */
