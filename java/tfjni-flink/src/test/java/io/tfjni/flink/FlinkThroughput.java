@@ -13,12 +13,14 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
@@ -32,13 +34,17 @@ import org.apache.flink.streaming.util.TestStreamEnvironment;
  * The records are random floats of the signature's input shape, made once; the jobs' model stays
  * loaded from job to job, as a long-running job's would.
  *
- * <p>Usage: {@code FlinkThroughput MODEL_DIR RECORDS BATCH CAPACITY ROUNDS}; prints one line per
- * round and contender, then the medians.
+ * <p>Usage: {@code FlinkThroughput MODEL_DIR RECORDS BATCH CAPACITY ROUNDS [chained]}; prints one
+ * line per round and contender, then the medians. The records come from one source task,
+ * rebalanced to the 2 subtasks (each record serialized on the way); with {@code chained}, from a
+ * parallel source chained to the model's subtasks (no serialization; in this JVM only).
  */
 public final class FlinkThroughput {
   private static final AtomicLong FIRST_READ = new AtomicLong();
   private static final AtomicLong LAST_MAPPED = new AtomicLong();
   private static long[] readNanos;
+  /** The records, for the chained source (read in this JVM, not shipped). */
+  private static float[][] chainedRows;
   private static long[] mappedNanos;
 
   private FlinkThroughput() {}
@@ -49,6 +55,7 @@ public final class FlinkThroughput {
     int batch = Integer.parseInt(args[2]);
     int capacity = Integer.parseInt(args[3]);
     int rounds = Integer.parseInt(args[4]);
+    boolean chained = args.length > 5 && args[5].equals("chained");
 
     TensorSpec input;
     try (SavedModel saved = SavedModel.load(model)) {
@@ -65,6 +72,7 @@ public final class FlinkThroughput {
       }
       rows.add(Tuple2.of(r, row));
     }
+    chainedRows = rows.stream().map(row -> row.f1).toArray(float[][]::new);
     readNanos = new long[records];
     mappedNanos = new long[records];
 
@@ -83,7 +91,7 @@ public final class FlinkThroughput {
     try (SavedModel plain = SavedModel.load(model);
         Predictor predictor = plain.predictor("serving_default")) {
       for (int round = -1; round < rounds; round++) {  // round -1 warms both up, untimed
-        double flink = flinkJob(cluster, model, input.key(), rows, batch, capacity);
+        double flink = flinkJob(cluster, model, input.key(), rows, batch, capacity, chained);
         double loop = predictorLoop(predictor, rows, rowShape, batch);
         long[] latencies = new long[records];
         for (int r = 0; r < records; r++) {
@@ -110,20 +118,27 @@ public final class FlinkThroughput {
     for (int i = 0; i < rounds; i++) {
       ratios.add(flinkRates.get(i) / loopRates.get(i));
     }
-    System.out.printf("medians of %d rounds, %d records, batch %d, capacity %d: flink %.1f"
-        + " records/s, loop %.1f records/s, ratio %.2f (rounds %s), latency p50 %.1f ms p99 %.1f"
-        + " ms%n", rounds, records, batch, capacity, median(flinkRates), median(loopRates),
+    System.out.printf("medians of %d rounds, %d records, batch %d, capacity %d, %s source: flink"
+        + " %.1f records/s, loop %.1f records/s, ratio %.2f (rounds %s), latency p50 %.1f ms p99"
+        + " %.1f ms%n", rounds, records, batch, capacity, chained ? "chained" : "rebalanced",
+        median(flinkRates), median(loopRates),
         median(ratios), ratios.stream().map(r -> String.format("%.2f", r)).toList(),
         median(p50s), median(p99s));
   }
 
   private static double flinkJob(MiniCluster cluster, Path model, String inputKey,
-      List<Tuple2<Integer, float[]>> rows, int batch, int capacity) throws Exception {
+      List<Tuple2<Integer, float[]>> rows, int batch, int capacity, boolean chained)
+      throws Exception {
     FIRST_READ.set(Long.MAX_VALUE);
     LAST_MAPPED.set(0);
     StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, 2);
-    AsyncDataStream.unorderedWait(
-        env.fromData(rows, Types.TUPLE(Types.INT, Types.PRIMITIVE_ARRAY(Types.FLOAT))).rebalance(),
+    TypeInformation<Tuple2<Integer, float[]>> type =
+        Types.TUPLE(Types.INT, Types.PRIMITIVE_ARRAY(Types.FLOAT));
+    DataStream<Tuple2<Integer, float[]>> source = chained
+        ? env.fromSequence(0, rows.size() - 1)
+            .map(i -> Tuple2.of(i.intValue(), chainedRows[i.intValue()])).returns(type)
+        : env.fromData(rows, type).rebalance();
+    AsyncDataStream.unorderedWait(source,
         SavedModelAsyncFunction.<Tuple2<Integer, float[]>>builder(model.toString())
             .input(inputKey, "x", record -> {
               long now = System.nanoTime();
