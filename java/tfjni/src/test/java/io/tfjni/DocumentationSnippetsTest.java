@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DocumentationSnippetsTest {
   /** Modules whose tests run the blocks that name them. */
   private static final Set<String> MODULES = Set.of(MarkdownSnippets.DEFAULT_MODULE,
-      "tfjni-spark");
+      "tfjni-spark", "tfjni-flink");
 
   /** What a block may use without declaring it: the imports, then the values by name. */
   static final List<String> IMPORTS = List.of("io.tfjni.*", "java.nio.file.*", "java.util.*",

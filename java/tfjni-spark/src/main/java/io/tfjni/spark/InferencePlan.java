@@ -1,5 +1,6 @@
 package io.tfjni.spark;
 
+import io.tfjni.ModelCache;
 import java.io.Serializable;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.tfjni.spark;
 
+import io.tfjni.ModelCache;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.Tensor;
@@ -168,7 +169,7 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
 
     private Object[][] run(int rows) {
       if (predictor == null) {
-        lease = ModelCache.acquire(plan.cacheKey());
+        lease = ExecutorModels.CACHE.acquire(plan.cacheKey());
         predictor = lease.model().predictor(plan.signatureKey(), plan.inputKeys(),
             plan.outputKeys());
         result = predictor.newResult();

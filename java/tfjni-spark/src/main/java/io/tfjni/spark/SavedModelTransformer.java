@@ -1,5 +1,6 @@
 package io.tfjni.spark;
 
+import io.tfjni.ModelCache;
 import io.tfjni.Signature;
 import io.tfjni.TensorSpec;
 import io.tfjni.spark.InferencePlan.InvalidRows;
@@ -572,7 +573,7 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     int inter = getInterOpThreads();
     String location = $(modelPath);
     Signature signature;
-    try (ModelCache.Lease lease = ModelCache.acquire(new ModelCache.Key(
+    try (ModelCache.Lease lease = ExecutorModels.CACHE.acquire(new ModelCache.Key(
         ModelLocation.resolve(location), tagList, intra, inter))) {
       signature = lease.model().signature($(signatureKey));
     }

@@ -41,7 +41,7 @@ class DocumentationSnippetsTest {
   @AfterAll
   static void stop() {
     spark.stop();
-    ModelCache.evictUnused();
+    ExecutorModels.CACHE.evictUnused();
   }
 
   @TestFactory

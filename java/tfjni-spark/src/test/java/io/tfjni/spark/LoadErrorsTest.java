@@ -24,7 +24,7 @@ class LoadErrorsTest {
 
   @AfterAll
   static void evict() {
-    ModelCache.evictUnused();
+    ExecutorModels.CACHE.evictUnused();
   }
 
   private static RuntimeException planFails(Path modelDir, String... tags) {

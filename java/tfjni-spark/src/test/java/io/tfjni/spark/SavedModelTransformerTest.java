@@ -60,7 +60,7 @@ class SavedModelTransformerTest {
   @AfterAll
   static void stop() {
     spark.stop();
-    ModelCache.evictUnused();
+    ExecutorModels.CACHE.evictUnused();
   }
 
   private long tensorsBefore;
@@ -180,14 +180,14 @@ class SavedModelTransformerTest {
 
   @Test
   void oneModelPerJvmHoweverManyPartitions() {
-    ModelCache.evictUnused();
+    ExecutorModels.CACHE.evictUnused();
     long before = TensorFlow.liveObjects().savedModels();
     assertEquals(DIGITS, digitsTransformer().setBatchSize(16).transform(digits(8)).count());
     assertEquals(before + 1, TensorFlow.liveObjects().savedModels(),
         "8 partitions on 2 threads share one loaded model");
     digitsTransformer().transform(digits(3)).count();
     assertEquals(before + 1, TensorFlow.liveObjects().savedModels(), "a second job reuses it");
-    assertEquals(1, ModelCache.evictUnused());
+    assertEquals(1, ExecutorModels.CACHE.evictUnused());
     assertEquals(before, TensorFlow.liveObjects().savedModels());
   }
 
@@ -199,7 +199,7 @@ class SavedModelTransformerTest {
    */
   @Test
   void threadCountsTakeEffectOrAreRefused() {
-    ModelCache.evictUnused();
+    ExecutorModels.CACHE.evictUnused();
     long before = TensorFlow.liveObjects().savedModels();
     for (int inter : new int[] {-1, 2}) {
       float[][] byId = probabilities(digitsTransformer().setIntraOpThreads(0)
@@ -217,7 +217,7 @@ class SavedModelTransformerTest {
         () -> digitsTransformer().setIntraOpThreads(1).transform(digits(2)));
     assertTrue(refused.getMessage().contains("intra-op threads 1 cannot take effect")
         && refused.getMessage().contains("once per process"), refused.getMessage());
-    assertEquals(2, ModelCache.evictUnused());
+    assertEquals(2, ExecutorModels.CACHE.evictUnused());
   }
 
   @Test

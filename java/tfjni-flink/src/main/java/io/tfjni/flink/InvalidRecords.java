@@ -1,0 +1,9 @@
+package io.tfjni.flink;
+
+/** What a record that cannot feed the model (a null, a wrong type or length) does. */
+public enum InvalidRecords {
+  /** Fails the job with an exception naming the field, the record and what was expected. */
+  ERROR,
+  /** Drops the record: it has no output. */
+  SKIP
+}

@@ -1,0 +1,55 @@
+package io.tfjni.flink;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One record's outputs, by output key: each a primitive array of the output's type holding the
+ * record's row, flattened ({@code float[]} for FLOAT, {@code long[]} for INT64).
+ */
+public final class Prediction {
+  private final Map<String, Object> rows;
+
+  Prediction(Map<String, Object> rows) {
+    this.rows = rows;
+  }
+
+  /** The output keys, in the order of the function's outputs. */
+  public List<String> keys() {
+    return List.copyOf(rows.keySet());
+  }
+
+  /** The record's row of output {@code key}, as a primitive array. */
+  public Object get(String key) {
+    Object row = rows.get(key);
+    if (row == null) {
+      throw new IllegalArgumentException("no output '" + key + "'; the outputs are " + keys());
+    }
+    return row;
+  }
+
+  public float[] floats(String key) {
+    return as(key, float[].class);
+  }
+
+  public double[] doubles(String key) {
+    return as(key, double[].class);
+  }
+
+  public int[] ints(String key) {
+    return as(key, int[].class);
+  }
+
+  public long[] longs(String key) {
+    return as(key, long[].class);
+  }
+
+  private <T> T as(String key, Class<T> type) {
+    Object row = get(key);
+    if (!type.isInstance(row)) {
+      throw new IllegalArgumentException("output '" + key + "' is a "
+          + row.getClass().getSimpleName() + ", not a " + type.getSimpleName());
+    }
+    return type.cast(row);
+  }
+}

@@ -1,0 +1,168 @@
+package io.tfjni;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * SavedModels shared by every user in one JVM (a Spark executor, a Flink TaskManager), one per
+ * path, tags and thread settings, loaded once. Each user holds a {@link Lease}. A model no lease
+ * holds is closed once it has been unused for the cache's idle time: at once with an idle time of
+ * zero (the last user closes it), or later by a daemon thread, so that users that come and go
+ * (one task after another) do not load it again each time. Every model is closed at JVM
+ * shutdown. Thread counts follow {@link ThreadPools}' rule.
+ *
+ * <p>Thread safety: every method may be called from any thread.
+ */
+public final class ModelCache {
+  /** What makes two loads the same model. */
+  public record Key(Path path, List<String> tags, int intraOpThreads, int interOpThreads) {
+    public Key {
+      Objects.requireNonNull(path, "path");
+      tags = List.copyOf(tags);
+    }
+  }
+
+  private static final class Entry {
+    final SavedModel model;
+    int leases;
+    long lastReleasedNanos;
+
+    Entry(SavedModel model) {
+      this.model = model;
+    }
+  }
+
+  private final String name;
+  private final long idleNanos;
+  private final Map<Key, Entry> entries = new HashMap<>();
+  private ScheduledExecutorService reaper;
+  private boolean shutdownHookAdded;
+
+  /**
+   * A cache whose unused models are closed after {@code idle} ({@link Duration#ZERO}: when the
+   * last lease closes); {@code name} names its threads.
+   */
+  public ModelCache(String name, Duration idle) {
+    this.name = Objects.requireNonNull(name, "name");
+    if (idle.isNegative()) {
+      throw new IllegalArgumentException("the idle time cannot be negative, got " + idle);
+    }
+    this.idleNanos = idle.toNanos();
+  }
+
+  /** A lease on the model for {@code key}, loading it if no one in this JVM has. */
+  public Lease acquire(Key key) {
+    synchronized (entries) {
+      Entry entry = entries.get(key);
+      if (entry == null || entry.model.isClosed()) {
+        // Loading under the cache's one lock: every acquire and release waits for the load, so
+        // a model is loaded once however many users want it.
+        SessionOptions options = SessionOptions.defaults();
+        ThreadPools.intraOpThreads(options, key.intraOpThreads());
+        ThreadPools.interOpThreads(options, key.interOpThreads());
+        entry = new Entry(SavedModel.load(key.path(), options, key.tags().toArray(new String[0])));
+        entries.put(key, entry);
+        startClosingThreads();
+      }
+      entry.leases++;
+      return new Lease(key, entry);
+    }
+  }
+
+  /** Closes every model no lease holds, however recently used; returns how many. */
+  public int evictUnused() {
+    return evict(0);
+  }
+
+  private int evict(long unusedForNanos) {
+    List<SavedModel> idle = new ArrayList<>();
+    synchronized (entries) {
+      long now = System.nanoTime();
+      entries.values().removeIf(entry -> {
+        boolean unused = entry.leases == 0 && now - entry.lastReleasedNanos >= unusedForNanos;
+        if (unused) {
+          idle.add(entry.model);
+        }
+        return unused;
+      });
+    }
+    idle.forEach(SavedModel::close);
+    return idle.size();
+  }
+
+  private void startClosingThreads() {
+    if (!shutdownHookAdded) {
+      shutdownHookAdded = true;
+      Runtime.getRuntime().addShutdownHook(new Thread(this::closeAll, name + "-shutdown"));
+    }
+    if (reaper != null || idleNanos == 0) {
+      return;
+    }
+    reaper = Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, name + "-model-reaper");
+      thread.setDaemon(true);
+      return thread;
+    });
+    long period = Math.max(TimeUnit.SECONDS.toNanos(1), idleNanos / 2);
+    reaper.scheduleWithFixedDelay(() -> evict(idleNanos), period, period, TimeUnit.NANOSECONDS);
+  }
+
+  private void closeAll() {
+    List<SavedModel> all = new ArrayList<>();
+    synchronized (entries) {
+      entries.values().forEach(entry -> all.add(entry.model));
+      entries.clear();
+    }
+    all.forEach(SavedModel::close);  // waits for runs in flight, then frees
+  }
+
+  private void release(Entry entry) {
+    synchronized (entries) {
+      entry.leases--;
+      entry.lastReleasedNanos = System.nanoTime();
+    }
+    if (idleNanos == 0) {
+      evict(0);
+    }
+  }
+
+  /** One user's hold on a cached model; close it when done (idempotent). */
+  public final class Lease implements AutoCloseable {
+    private final Key key;
+    private Entry entry;
+
+    private Lease(Key key, Entry entry) {
+      this.key = key;
+      this.entry = entry;
+    }
+
+    public SavedModel model() {
+      synchronized (entries) {
+        if (entry == null) {
+          throw new IllegalStateException("the lease on " + key.path() + " is closed");
+        }
+        return entry.model;
+      }
+    }
+
+    @Override
+    public void close() {
+      Entry released;
+      synchronized (entries) {
+        released = entry;
+        entry = null;
+      }
+      if (released != null) {
+        release(released);
+      }
+    }
+  }
+}
