@@ -22,8 +22,23 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread safety: every method may be called from any thread.
  */
 public final class ModelCache {
-  /** What makes two loads the same model. */
+  /**
+   * What makes two loads the same model.
+   *
+   * @param path the SavedModel's directory
+   * @param tags the MetaGraphDef's tags
+   * @param intraOpThreads the intra-op count, under {@link ThreadPools}' rule
+   * @param interOpThreads the inter-op count, under {@link ThreadPools}' rule
+   */
   public record Key(Path path, List<String> tags, int intraOpThreads, int interOpThreads) {
+    /**
+     * Keeps a copy of {@code tags}.
+     *
+     * @param path the SavedModel's directory
+     * @param tags the MetaGraphDef's tags
+     * @param intraOpThreads the intra-op count
+     * @param interOpThreads the inter-op count
+     */
     public Key {
       Objects.requireNonNull(path, "path");
       tags = List.copyOf(tags);
@@ -49,6 +64,10 @@ public final class ModelCache {
   /**
    * A cache whose unused models are closed after {@code idle} ({@link Duration#ZERO}: when the
    * last lease closes); {@code name} names its threads.
+   *
+   * @param name the prefix of its threads' names
+   * @param idle how long a model no lease holds stays loaded
+   * @throws IllegalArgumentException if {@code idle} is negative
    */
   public ModelCache(String name, Duration idle) {
     this.name = Objects.requireNonNull(name, "name");
@@ -58,7 +77,14 @@ public final class ModelCache {
     this.idleNanos = idle.toNanos();
   }
 
-  /** A lease on the model for {@code key}, loading it if no one in this JVM has. */
+  /**
+   * A lease on the model for {@code key}, loading it if no one in this JVM has.
+   *
+   * @param key the model and its settings
+   * @return a lease, which the caller closes
+   * @throws TensorFlowException if the model does not load
+   * @throws IllegalArgumentException if a thread count cannot take effect ({@link ThreadPools})
+   */
   public Lease acquire(Key key) {
     synchronized (entries) {
       Entry entry = entries.get(key);
@@ -77,7 +103,11 @@ public final class ModelCache {
     }
   }
 
-  /** Closes every model no lease holds, however recently used; returns how many. */
+  /**
+   * Closes every model no lease holds, however recently used.
+   *
+   * @return how many were closed
+   */
   public int evictUnused() {
     return evict(0);
   }
@@ -144,6 +174,12 @@ public final class ModelCache {
       this.entry = entry;
     }
 
+    /**
+     * The cached model; the cache closes it, never the lease's holder.
+     *
+     * @return the model
+     * @throws IllegalStateException if this lease is closed
+     */
     public SavedModel model() {
       synchronized (entries) {
         if (entry == null) {

@@ -14,12 +14,22 @@ public final class Prediction {
     this.rows = rows;
   }
 
-  /** The output keys, in the order of the function's outputs. */
+  /**
+   * The output keys, in the order of the function's outputs.
+   *
+   * @return the keys
+   */
   public List<String> keys() {
     return List.copyOf(rows.keySet());
   }
 
-  /** The record's row of output {@code key}, as a primitive array. */
+  /**
+   * The record's row of an output, as a primitive array.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key
+   */
   public Object get(String key) {
     Object row = rows.get(key);
     if (row == null) {
@@ -28,18 +38,46 @@ public final class Prediction {
     return row;
   }
 
+  /**
+   * The record's row of a FLOAT output.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key, or it is of another type
+   */
   public float[] floats(String key) {
     return as(key, float[].class);
   }
 
+  /**
+   * The record's row of a DOUBLE output.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key, or it is of another type
+   */
   public double[] doubles(String key) {
     return as(key, double[].class);
   }
 
+  /**
+   * The record's row of an INT32 output.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key, or it is of another type
+   */
   public int[] ints(String key) {
     return as(key, int[].class);
   }
 
+  /**
+   * The record's row of an INT64 output.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key, or it is of another type
+   */
   public long[] longs(String key) {
     return as(key, long[].class);
   }

@@ -33,7 +33,9 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
   /** The models of this JVM's operators: the last operator using a model closes it. */
   static final ModelCache MODELS = new ModelCache("tfjni-flink", Duration.ZERO);
 
+  /** What the function runs and how. */
   private final Builder<IN> settings;
+  /** Makes each output from a record and its prediction. */
   private final PredictionMapper<IN, OUT> mapper;
 
   private transient ModelCache.Lease lease;
@@ -48,7 +50,13 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
     this.mapper = mapper;
   }
 
-  /** A builder of a function over the SavedModel directory {@code modelPath}. */
+  /**
+   * A builder of a function over a SavedModel.
+   *
+   * @param <IN> the records' type
+   * @param modelPath the SavedModel's directory, as the TaskManagers see it
+   * @return a builder with the defaults
+   */
   public static <IN> Builder<IN> builder(String modelPath) {
     return new Builder<>(modelPath);
   }
@@ -141,28 +149,48 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
   public static final class Builder<IN> implements java.io.Serializable {
     private static final long serialVersionUID = 1;
 
+    /** The SavedModel's directory. */
     private final String modelPath;
+    /** The MetaGraph's tags. */
     private List<String> tags = List.of("serve");
+    /** The signature to run. */
     private String signatureKey = "serving_default";
+    /** Each signature input and the field that feeds it. */
     private final List<InputField<IN>> inputs = new ArrayList<>();
+    /** The outputs to compute; empty for all. */
     private List<String> outputKeys = List.of();
+    /** The most records one run takes. */
     private int maxBatchSize = 32;
+    /** How long the oldest queued record waits for more. */
     private Duration maxDelay = Duration.ofMillis(5);
+    /** The model's intra-op threads. */
     private int intraOpThreads;
+    /** The model's inter-op threads. */
     private int interOpThreads;
+    /** What an invalid record does. */
     private InvalidRecords invalidRecords = InvalidRecords.ERROR;
 
     private Builder(String modelPath) {
       this.modelPath = Objects.requireNonNull(modelPath, "modelPath");
     }
 
-    /** The MetaGraph's tags; {@code serve} if not given. */
+    /**
+     * The MetaGraph's tags; {@code serve} if not given.
+     *
+     * @param tags the tags
+     * @return this builder
+     */
     public Builder<IN> tags(String... tags) {
       this.tags = List.of(tags);
       return this;
     }
 
-    /** The signature to run; {@code serving_default} if not given. */
+    /**
+     * The signature to run; {@code serving_default} if not given.
+     *
+     * @param key the signature's key
+     * @return this builder
+     */
     public Builder<IN> signatureKey(String key) {
       this.signatureKey = Objects.requireNonNull(key, "key");
       return this;
@@ -171,6 +199,11 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
     /**
      * Feeds signature input {@code inputKey} from the record field {@code name} (the name is for
      * messages), read by {@code reader}. Every input of the signature must be fed.
+     *
+     * @param inputKey the signature input's key
+     * @param name the record field's name, for messages
+     * @param reader reads the field's row from a record
+     * @return this builder
      */
     public Builder<IN> input(String inputKey, String name, FieldReader<IN> reader) {
       inputs.add(new InputField<>(Objects.requireNonNull(inputKey, "inputKey"),
@@ -178,13 +211,23 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
       return this;
     }
 
-    /** The outputs to compute; every output of the signature if not given. */
+    /**
+     * The outputs to compute; every output of the signature if not given.
+     *
+     * @param keys the outputs' keys
+     * @return this builder
+     */
     public Builder<IN> outputs(String... keys) {
       this.outputKeys = List.of(keys);
       return this;
     }
 
-    /** The most records one model run takes; 32 if not given. */
+    /**
+     * The most records one model run takes; 32 if not given.
+     *
+     * @param records 1 or more
+     * @return this builder
+     */
     public Builder<IN> maxBatchSize(int records) {
       if (records < 1) {
         throw new IllegalArgumentException("the batch size must be positive, got " + records);
@@ -193,7 +236,12 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
       return this;
     }
 
-    /** How long the oldest queued record waits for more before its batch runs; 5 ms if not given. */
+    /**
+     * How long the oldest queued record waits for more before its batch runs; 5 ms if not given.
+     *
+     * @param delay zero or more
+     * @return this builder
+     */
     public Builder<IN> maxDelay(Duration delay) {
       if (delay.isNegative()) {
         throw new IllegalArgumentException("the delay cannot be negative, got " + delay);
@@ -202,7 +250,12 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
       return this;
     }
 
-    /** The model's intra-op threads, under the core's {@code ThreadPools} rule; 0 if not given. */
+    /**
+     * The model's intra-op threads, under the core's {@code ThreadPools} rule; 0 if not given.
+     *
+     * @param threads 0 or more
+     * @return this builder
+     */
     public Builder<IN> intraOpThreads(int threads) {
       this.intraOpThreads = threads;
       return this;
@@ -211,19 +264,34 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
     /**
      * The model's inter-op threads, under the core's {@code ThreadPools} rule: -1 runs every op
      * on the batcher's thread, N &gt; 0 gives the model a pool of its own; 0 if not given.
+     *
+     * @param threads -1, 0 or more
+     * @return this builder
      */
     public Builder<IN> interOpThreads(int threads) {
       this.interOpThreads = threads;
       return this;
     }
 
-    /** What a record that cannot feed the model does; {@link InvalidRecords#ERROR} if not given. */
+    /**
+     * What a record that cannot feed the model does; {@link InvalidRecords#ERROR} if not given.
+     *
+     * @param policy fail the job, or skip the record
+     * @return this builder
+     */
     public Builder<IN> invalidRecords(InvalidRecords policy) {
       this.invalidRecords = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
-    /** The function, making each output with {@code mapper}. */
+    /**
+     * The function, making each output with {@code mapper}.
+     *
+     * @param <OUT> the outputs' type
+     * @param mapper makes each output from a record and its prediction
+     * @return the function, for {@code AsyncDataStream}
+     * @throws IllegalStateException if no input was given
+     */
     public <OUT> SavedModelAsyncFunction<IN, OUT> build(PredictionMapper<IN, OUT> mapper) {
       if (inputs.isEmpty()) {
         throw new IllegalStateException("no input: give each signature input with input(...)");
