@@ -2,6 +2,7 @@ package io.tfjni;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -406,6 +407,13 @@ public final class TestModels {
       }
     }
     return swapped;
+  }
+
+  /** Fails unless the exception's message holds every one of {@code words}. */
+  public static void assertMentions(Throwable e, String... words) {
+    for (String word : words) {
+      assertTrue(e.getMessage().contains(word), "'" + word + "' not in: " + e.getMessage());
+    }
   }
 
   /** Copies a model directory, less the top-level entries named in {@code skipTopLevel}. */

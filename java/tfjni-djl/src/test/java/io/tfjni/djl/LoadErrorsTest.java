@@ -2,7 +2,6 @@ package io.tfjni.djl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.MalformedModelException;
 import ai.djl.engine.Engine;
@@ -37,15 +36,9 @@ class LoadErrorsTest {
     return e;
   }
 
-  private static void assertMentions(Throwable e, String... words) {
-    for (String word : words) {
-      assertTrue(e.getMessage().contains(word), "'" + word + "' not in: " + e.getMessage());
-    }
-  }
-
   @Test
   void aTagTheModelDoesNotHaveListsItsTagSets() {
-    assertMentions(loadFails(TestModels.modelPath("digits"), "train"),
+    TestModels.assertMentions(loadFails(TestModels.modelPath("digits"), "train"),
         "NOT_FOUND", "no MetaGraphDef tagged {train}", "its tag-sets are {serve}");
   }
 
@@ -54,7 +47,7 @@ class LoadErrorsTest {
     Path empty = tmp.resolve("empty");
     TestModels.copyTree(TestModels.modelPath("digits"), empty, Set.of());
     Files.write(empty.resolve("saved_model.pb"), new byte[0]);
-    assertMentions(loadFails(empty, null), "DATA_LOSS", empty.resolve("saved_model.pb")
+    TestModels.assertMentions(loadFails(empty, null), "DATA_LOSS", empty.resolve("saved_model.pb")
         + "' (0 bytes) holds no MetaGraphDef");
 
     Path truncated = tmp.resolve("truncated");
@@ -62,6 +55,6 @@ class LoadErrorsTest {
     Path pb = truncated.resolve("saved_model.pb");
     byte[] bytes = Files.readAllBytes(pb);
     Files.write(pb, Arrays.copyOf(bytes, bytes.length / 2));
-    assertMentions(loadFails(truncated, null), "DATA_LOSS", pb.toString());
+    TestModels.assertMentions(loadFails(truncated, null), "DATA_LOSS", pb.toString());
   }
 }

@@ -1,7 +1,6 @@
 package io.tfjni.spark;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.TestModels;
 import java.nio.file.Files;
@@ -37,15 +36,9 @@ class LoadErrorsTest {
     return assertThrows(RuntimeException.class, () -> transformer.transformSchema(PIXELS));
   }
 
-  private static void assertMentions(Throwable e, String... words) {
-    for (String word : words) {
-      assertTrue(e.getMessage().contains(word), "'" + word + "' not in: " + e.getMessage());
-    }
-  }
-
   @Test
   void aTagTheModelDoesNotHaveListsItsTagSets() {
-    assertMentions(planFails(TestModels.modelPath("digits"), "train"),
+    TestModels.assertMentions(planFails(TestModels.modelPath("digits"), "train"),
         "NOT_FOUND", "no MetaGraphDef tagged {train}", "its tag-sets are {serve}");
   }
 
@@ -54,7 +47,7 @@ class LoadErrorsTest {
     Path empty = tmp.resolve("empty");
     TestModels.copyTree(TestModels.modelPath("digits"), empty, Set.of());
     Files.write(empty.resolve("saved_model.pb"), new byte[0]);
-    assertMentions(planFails(empty), "DATA_LOSS",
+    TestModels.assertMentions(planFails(empty), "DATA_LOSS",
         empty.resolve("saved_model.pb") + "' (0 bytes) holds no MetaGraphDef");
   }
 }
