@@ -4,7 +4,7 @@
 # (all threads run one contender, then all the other, the order flipped every pair), so the
 # machine's drift between minutes hits both alike. Each pair gives a ratio fast / floor of calls/s
 # (and, at 1 thread, of median latency); the median over the pairs is the comparison. It judges
-# issue 12's targets on mlp_b1 with every op on the calling thread; the pooled configuration is
+# the caller-thread targets on mlp_b1 with every op on the calling thread; the pooled configuration is
 # run too, with fewer pairs.
 #
 #   scripts/bench-paired.sh [OUT_DIR]   (default build/bench-results/paired-<timestamp>)

@@ -16,7 +16,7 @@
 # by callgrind (scripts/bench-instructions.sh), which the machine's load cannot
 # change. After the rounds, once: the floor and the fast path paired in one process
 # on mlp_b1 (scripts/bench-paired.sh, ~2 min), alternating on the same threads
-# in short slices, whose per-pair ratios judge issue 12's caller-thread targets.
+# in short slices, whose per-pair ratios judge the caller-thread targets.
 # Raw results: build/bench-results/<timestamp>/.
 # scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
 #

@@ -55,7 +55,7 @@ THREADS = [1, 2, 4]
 POOLED, CALLER = "pooled", "caller"
 THREADINGS = [POOLED, CALLER]
 THREADING_NAMES = {POOLED: "pooled", CALLER: "caller thread"}
-# Issue 12's targets on mlp_b1 with every op on the calling thread.
+# The caller-thread targets on mlp_b1 with every op on the calling thread.
 CALLER_FAST_MAX_RATIO = 1.05
 CALLER_MAP_MAX_RATIO = 1.15
 CALLER_FAST_MIN_THROUGHPUT_RATIO = 0.9
@@ -370,7 +370,7 @@ def targets(res):
 
 
 def caller_targets(res):
-    """Issue 12's targets: mlp_b1 with every op on the calling thread, against the floor in the
+    """The caller-thread targets: mlp_b1 with every op on the calling thread, against the floor in the
     same configuration; TensorFlow Java's ratios are reported, not judged. Where the paired run
     (scripts/bench-paired.sh) measured the fast path, its median over the pairs judges it: the
     separate processes' medians stay beside it."""
@@ -568,7 +568,7 @@ def write_markdown(res, md_path, png_path):
             ["session threads", session_threads(res)],
         ], numeric=False),
         "",
-        "## Targets (issue 4)",
+        "## Targets",
         "",
         "With TensorFlow's inter-op pool (the pooled configuration).",
         "",
@@ -577,7 +577,7 @@ def write_markdown(res, md_path, png_path):
     ]
     if any(split_key(c)[1] == CALLER for (c, _) in res.values):
         out += [
-            "## Targets with every op on the calling thread (issue 12)",
+            "## Targets with every op on the calling thread",
             "",
             "Each contender and the floor with inter-op threads -1 (`SessionOptions.runOnCallerThread()` "
             "in tfjni, the same ConfigProto for the floor and TensorFlow Java).",
@@ -712,7 +712,7 @@ def write_markdown(res, md_path, png_path):
             "the same worker threads and the same libtensorflow, and alternates them: all threads run one "
             "contender for a slice, then all the other, the order flipped every pair, after warm-up pairs. "
             "Drift slower than a pair hits both alike, so each pair's ratio is taken under one machine "
-            "speed; the median of the pairs judges issue 12's fast-path targets, and the quartiles show "
+            "speed; the median of the pairs judges the caller-thread fast-path targets, and the quartiles show "
             "how much the pairs still disagree.",
         ]
     out += [""]

@@ -615,7 +615,7 @@ def build_frozen(out_dir):
 
 
 # --------------------------------------------------------------------------
-# Run options, run metadata and devices (issue 14)
+# Run options, run metadata and devices
 # --------------------------------------------------------------------------
 SLOW_LOOP_ITERATIONS = 200000  # about 1 s of while-loop steps on one core
 LCG_MULTIPLIER = 6364136223846793005
