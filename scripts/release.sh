@@ -93,7 +93,7 @@ python3 "$ROOT/scripts/staging_repo.py" finish "$STAGING" ${key:+--gpg-key "$key
 
 step "Checking $STAGING against Maven Central's requirements"
 unsigned=(); [[ -n "$key" ]] || unsigned=(--skip signatures)
-python3 "$ROOT/scripts/validate_staging.py" "$STAGING" --legal-files "$ROOT/LICENSE" "$ROOT/NOTICE" \
+python3 "$ROOT/scripts/validate_staging.py" "$STAGING" --legal-file LICENSE="$ROOT/LICENSE" --legal-file NOTICE="$ROOT/NOTICE" \
   ${GNUPGHOME:+--gnupghome "$GNUPGHOME"} "${unsigned[@]}"
 (cd "$STAGING" && find . -type f \( -name '*.jar' -o -name '*.pom' \) -printf '%P %s\n' | sort |
   awk '{ printf "  %-70s %12d bytes\n", $1, $2 }')
