@@ -18,8 +18,8 @@ EOF
 }
 source "$(dirname "$0")/common.sh"
 
-# The Publisher Portal's limit on one uploaded bundle.
-BUNDLE_LIMIT_BYTES=$((1024 * 1024 * 1024))
+# The Publisher Portal's limit on one uploaded bundle, 1 GB (read as decimal: the stricter).
+BUNDLE_LIMIT_BYTES=$((1000 * 1000 * 1000))
 
 out="$BUILD/release/tensorflow-$TFJNI_TF_VERSION" key="" variants=()
 while (($#)); do

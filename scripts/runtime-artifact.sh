@@ -54,7 +54,7 @@ libraries_of() {  # libraries_of PLATFORM TF_DIR
 }
 
 build_artifact() {  # build_artifact PLATFORM VARIANT
-  local platform=$1 variant=$2 tf_dir artifact installed work libraries stamp name source pom
+  local platform=$1 variant=$2 tf_dir artifact installed work libraries stamp name source pom meta_inf kind
   tf_dir=$(tensorflow_dir_of "$platform" "$variant")
   artifact="tfjni-tensorflow-$variant"
   installed=$(runtime_artifact_jar "$variant" "$platform")
@@ -87,9 +87,9 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
     [[ -f "$source" ]] || { echo "runtime-artifact: $source is missing from the wheel" >&2; exit 1; }
   done
   mkdir -p "$work/pointer/META-INF"
-  for source in "$work/content/META-INF" "$work/pointer/META-INF"; do
-    cp "$tf_dir/include/LICENSE" "$source/LICENSE"
-    cp "$tf_dir/THIRD_PARTY_NOTICES.txt" "$source/THIRD_PARTY_NOTICES.txt"
+  for meta_inf in "$work/content/META-INF" "$work/pointer/META-INF"; do
+    cp "$tf_dir/include/LICENSE" "$meta_inf/LICENSE"
+    cp "$tf_dir/THIRD_PARTY_NOTICES.txt" "$meta_inf/THIRD_PARTY_NOTICES.txt"
   done
   # A module name lets it sit on the module path.
   printf 'Automatic-Module-Name: io.tfjni.tensorflow.%s\n' "$variant" > "$work/manifest.txt"
@@ -97,8 +97,8 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   check_artifact "$work/$artifact.jar" "$platform" "${libraries[@]}"
   # The -sources and -javadoc jars: no Java here, so a pointer to TensorFlow's own.
   pointer_readme "$variant" > "$work/pointer/README.md"
-  for source in sources javadoc; do
-    "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact-$source.jar" -C "$work/pointer" .
+  for kind in sources javadoc; do
+    "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact-$kind.jar" -C "$work/pointer" .
   done
 
   echo "$pom" > "$work/pom.xml"
