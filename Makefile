@@ -1,5 +1,5 @@
 # Every target sets up what it needs (Debian packages, the TensorFlow venv, test models).
-.PHONY: demo test build natives bench release clean
+.PHONY: demo test build natives bench release release-runtime clean
 
 demo:
 	@scripts/demo.sh
@@ -23,6 +23,11 @@ bench:
 # GPG_KEY=KEY signs it).
 release:
 	@scripts/release.sh $(if $(GPG_KEY),--gpg-key $(GPG_KEY)) $(VERSION)
+
+# TensorFlow's runtime artifacts (io.tfjni:tfjni-tensorflow-cpu and -gpu, TensorFlow's version), one
+# staging directory per variant in build/release/tensorflow-TF_VERSION (scripts/release-runtime.sh).
+release-runtime:
+	@scripts/release-runtime.sh $(if $(GPG_KEY),--gpg-key $(GPG_KEY))
 
 clean:
 	rm -rf build java/target

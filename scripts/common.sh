@@ -40,6 +40,29 @@ MAVEN_REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
 tfjni_version() {
   sed -n 's|^ *<revision>\(.*\)</revision>.*|\1|p' "$ROOT/java/pom.xml"
 }
+# Every runtime artifact (scripts/runtime-artifact.sh) as PLATFORM/VARIANT: gpu is linux-x86_64's only.
+RUNTIME_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu)
+runtime_platforms_of() {  # runtime_platforms_of VARIANT: its platforms (the jars' classifiers)
+  local each
+  for each in "${RUNTIME_ARTIFACTS[@]}"; do [[ "${each#*/}" == "$1" ]] && echo "${each%/*}"; done
+  return 0
+}
+# Finishes a staging Maven repository directory for Maven Central: signs every file with KEY (none:
+# unsigned, which Central refuses) and writes its checksums (scripts/staging_repo.py), checks it
+# (scripts/validate_staging.py; every jar must carry META-INF/NAME equal to FILE) and lists its
+# jars and POMs with their sizes: finish_staging DIR KEY NAME=FILE...
+finish_staging() {
+  local staging=$1 key=$2 legal=() unsigned=() each; shift 2
+  for each in "$@"; do legal+=(--legal-file "$each"); done
+  step "Signing${key:+ with $key} and writing checksums"
+  [[ -n "$key" ]] || { echo "no GPG key: $staging is unsigned, and Maven Central refuses it" >&2; unsigned=(--skip signatures); }
+  python3 "$ROOT/scripts/staging_repo.py" finish "$staging" ${key:+--gpg-key "$key"}
+  step "Checking $staging against Maven Central's requirements"
+  python3 "$ROOT/scripts/validate_staging.py" "$staging" "${legal[@]}" ${GNUPGHOME:+--gnupghome "$GNUPGHOME"} "${unsigned[@]}"
+  (cd "$staging" && find . -type f \( -name '*.jar' -o -name '*.pom' \) -printf '%P %s\n' | sort |
+    awk '{ printf "  %-70s %12d bytes\n", $1, $2 }')
+}
+
 # The installed runtime artifact jar of a variant (cpu, gpu) and platform (scripts/runtime-artifact.sh).
 runtime_artifact_jar() {  # runtime_artifact_jar VARIANT PLATFORM
   local artifact="tfjni-tensorflow-$1"

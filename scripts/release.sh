@@ -7,7 +7,7 @@
 # Internal modules (<tfjni.internal>true in their POM: benchmarks, soak) are not built or staged.
 #
 # The runtime artifacts (io.tfjni:tfjni-tensorflow-*, versioned by TensorFlow's version) are not
-# part of a tfjni release: scripts/runtime-artifact.sh builds them once per TensorFlow version.
+# part of a tfjni release: scripts/release-runtime.sh stages them, once per TensorFlow version.
 usage() {
   cat <<'EOF'
 Usage: scripts/release.sh [options] VERSION        (make release VERSION=x.y.z)
@@ -87,16 +87,7 @@ staged=$(ls "$STAGING/io/tfjni" | sort)
 [[ "$staged" == "$expected" ]] ||
   { echo "release: staged artifacts ($(echo $staged)) are not the published modules ($(echo $expected))" >&2; exit 1; }
 
-step "Signing${key:+ with $key} and writing checksums"
-[[ -n "$key" ]] || echo "release: no --gpg-key: the staging directory is unsigned, and Maven Central refuses it" >&2
-python3 "$ROOT/scripts/staging_repo.py" finish "$STAGING" ${key:+--gpg-key "$key"}
-
-step "Checking $STAGING against Maven Central's requirements"
-unsigned=(); [[ -n "$key" ]] || unsigned=(--skip signatures)
-python3 "$ROOT/scripts/validate_staging.py" "$STAGING" --legal-files "$ROOT/LICENSE" "$ROOT/NOTICE" \
-  ${GNUPGHOME:+--gnupghome "$GNUPGHOME"} "${unsigned[@]}"
-(cd "$STAGING" && find . -type f \( -name '*.jar' -o -name '*.pom' \) -printf '%P %s\n' | sort |
-  awk '{ printf "  %-70s %12d bytes\n", $1, $2 }')
+finish_staging "$STAGING" "$key" LICENSE="$ROOT/LICENSE" NOTICE="$ROOT/NOTICE"
 
 if $check_reproducible; then
   step "Building the library and the CLI again in another directory, to compare bytes"

@@ -4,10 +4,14 @@
 # official wheel's C API libraries under io/tfjni/tensorflow/PLATFORM/ with libraries.properties
 # (the version, the variant, the libraries in load order and each file's SHA-256, which tfjni's
 # loader checks when it extracts them; java/tfjni/.../internal/RuntimeArtifact.java), and
-# TensorFlow's LICENSE and THIRD_PARTY_NOTICES.txt from the same wheel under META-INF/.
+# TensorFlow's LICENSE and THIRD_PARTY_NOTICES.txt from the same wheel under META-INF/; beside them
+# the -sources and -javadoc jars Maven Central asks of every jar artifact (a README saying where
+# TensorFlow's sources and API documentation are, with the same LICENSE and notices), and a POM
+# with the project's metadata (scripts/runtime_pom.py). Every jar's entries carry one fixed time,
+# so the same libraries give the same bytes. scripts/release-runtime.sh stages them for Central.
 #
-# A cached step: an artifact is rebuilt only when its libraries (sizes and times) or this script
-# changed, since compressing 0.7 to 1.2 GB of libraries takes a minute or two.
+# A cached step: an artifact is rebuilt only when its libraries (sizes and times), its POM or this
+# script changed, since compressing 0.7 to 1.2 GB of libraries takes a minute or two.
 usage() {
   cat <<'EOF'
 Usage: scripts/runtime-artifact.sh [--force] [PLATFORM/VARIANT ...]
@@ -20,20 +24,21 @@ EOF
 }
 source "$(dirname "$0")/common.sh"
 
-ALL_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu)
 force=false
 wanted=()
 while (($#)); do
   case "$1" in
     -h | --help) usage; exit 0 ;;
     --force) force=true ;;
-    --all) wanted+=("${ALL_ARTIFACTS[@]}") ;;
+    --all) wanted+=("${RUNTIME_ARTIFACTS[@]}") ;;
     */*) wanted+=("$1") ;;
     *) echo "runtime-artifact: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 ((${#wanted[@]})) || wanted=(linux-x86_64/cpu)
+# Jar entries' time: any fixed one makes the bytes reproducible; this one says it is not a build's.
+ENTRY_TIME=2000-01-01T00:00:00Z
 
 # The files to load, in order: libraries the wheel bundles beside TensorFlow's (tensorflow.libs:
 # libomp on aarch64), then TensorFlow's framework library, then the C API library that needs it.
@@ -49,14 +54,15 @@ libraries_of() {  # libraries_of PLATFORM TF_DIR
 }
 
 build_artifact() {  # build_artifact PLATFORM VARIANT
-  local platform=$1 variant=$2 tf_dir artifact installed work libraries stamp name source
+  local platform=$1 variant=$2 tf_dir artifact installed work libraries stamp name source pom meta_inf kind
   tf_dir=$(tensorflow_dir_of "$platform" "$variant")
   artifact="tfjni-tensorflow-$variant"
   installed=$(runtime_artifact_jar "$variant" "$platform")
   work="$TFJNI_CACHE/runtime-artifact/$TFJNI_TF_VERSION/$platform-$variant"
   mapfile -t libraries < <(libraries_of "$platform" "$tf_dir")
+  pom=$(python3 "$ROOT/scripts/runtime_pom.py" "$variant" "$TFJNI_TF_VERSION" $(runtime_platforms_of "$variant"))
   stamp=$(for name in "${libraries[@]}"; do stat -c '%n %s %Y' "$(library_path "$tf_dir" "$name")"; done
-          sha256sum < "${BASH_SOURCE[0]}")
+          { cat "${BASH_SOURCE[0]}"; echo "$pom"; } | sha256sum)
   if ! $force && [[ -f "$installed" && -f "$work/stamp" ]] && [[ "$(cat "$work/stamp")" == "$stamp" ]]; then
     return
   fi
@@ -80,35 +86,44 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   for source in "$tf_dir/include/LICENSE" "$tf_dir/THIRD_PARTY_NOTICES.txt"; do
     [[ -f "$source" ]] || { echo "runtime-artifact: $source is missing from the wheel" >&2; exit 1; }
   done
-  cp "$tf_dir/include/LICENSE" "$work/content/META-INF/LICENSE"
-  cp "$tf_dir/THIRD_PARTY_NOTICES.txt" "$work/content/META-INF/THIRD_PARTY_NOTICES.txt"
+  mkdir -p "$work/pointer/META-INF"
+  for meta_inf in "$work/content/META-INF" "$work/pointer/META-INF"; do
+    cp "$tf_dir/include/LICENSE" "$meta_inf/LICENSE"
+    cp "$tf_dir/THIRD_PARTY_NOTICES.txt" "$meta_inf/THIRD_PARTY_NOTICES.txt"
+  done
   # A module name lets it sit on the module path.
   printf 'Automatic-Module-Name: io.tfjni.tensorflow.%s\n' "$variant" > "$work/manifest.txt"
-  "$JAVA_HOME/bin/jar" --create --file "$work/$artifact.jar" --manifest "$work/manifest.txt" -C "$work/content" .
+  "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact.jar" --manifest "$work/manifest.txt" -C "$work/content" .
   check_artifact "$work/$artifact.jar" "$platform" "${libraries[@]}"
+  # The -sources and -javadoc jars: no Java here, so a pointer to TensorFlow's own.
+  pointer_readme "$variant" > "$work/pointer/README.md"
+  for kind in sources javadoc; do
+    "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact-$kind.jar" -C "$work/pointer" .
+  done
 
-  cat > "$work/pom.xml" <<EOF
-<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>io.tfjni</groupId>
-  <artifactId>$artifact</artifactId>
-  <version>$TFJNI_TF_VERSION</version>
-  <name>$artifact</name>
-  <description>libtensorflow $TFJNI_TF_VERSION ($variant) from TensorFlow's official wheels, one jar per platform (classifiers: linux-x86_64$([[ $variant == cpu ]] && echo ", linux-aarch64, macos-arm64")), for tfjni's loader</description>
-  <licenses>
-    <license>
-      <name>Apache License 2.0 (TensorFlow)</name>
-      <url>https://www.apache.org/licenses/LICENSE-2.0</url>
-    </license>
-  </licenses>
-</project>
-EOF
+  echo "$pom" > "$work/pom.xml"
   mvn -B -q install:install-file -Dmaven.repo.local="$MAVEN_REPO" -Dfile="$work/$artifact.jar" -DpomFile="$work/pom.xml" \
-    -Dclassifier="$platform"
-  rm -rf "$work/content"
+    -Dclassifier="$platform" -Dsources="$work/$artifact-sources.jar" -Djavadoc="$work/$artifact-javadoc.jar"
+  rm -rf "$work/content" "$work/pointer"
   echo "$stamp" > "$work/stamp"
   echo "installed $installed ($(du -h "$installed" | cut -f1))"
+}
+
+pointer_readme() {  # pointer_readme VARIANT
+  cat <<EOF
+# tfjni-tensorflow-$1 $TFJNI_TF_VERSION
+
+This artifact holds no Java: its jars (one per platform) carry TensorFlow $TFJNI_TF_VERSION's C API
+libraries as the TensorFlow authors built them, unmodified, from TensorFlow's official Python wheels,
+for tfjni's loader. They are TensorFlow's binaries, under TensorFlow's license (META-INF/LICENSE,
+Apache License 2.0) with its third-party components' notices (META-INF/THIRD_PARTY_NOTICES.txt).
+
+- TensorFlow's sources for these binaries: https://github.com/tensorflow/tensorflow/tree/v$TFJNI_TF_VERSION
+  (the C API: tensorflow/c/c_api.h and tensorflow/c/eager/c_api.h)
+- TensorFlow's C API documentation: https://www.tensorflow.org/install/lang_c
+- tfjni, which loads them, and its Java API documentation: https://github.com/tfjni/tfjni
+  (io.tfjni:tfjni's -javadoc jar)
+EOF
 }
 
 # Fails unless the jar holds the index, every library and TensorFlow's license and notices.

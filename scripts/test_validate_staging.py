@@ -14,6 +14,7 @@ import zipfile
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import staging_repo  # noqa: E402
+from runtime_pom import runtime_pom  # noqa: E402
 from validate_staging import Validator  # noqa: E402
 
 LICENSE = b"the license\n"
@@ -89,6 +90,17 @@ class ValidateStagingTest(unittest.TestCase):
         write_jar(self.lib / "tfjni-1.2.3.jar", {**legal, "io/tfjni/A.class": b"\xca\xfe"})
         write_jar(self.lib / "tfjni-1.2.3-sources.jar", {**legal, "io/tfjni/A.java": b"class A {}"})
         write_jar(self.lib / "tfjni-1.2.3-javadoc.jar", {**legal, "index.html": b"<html/>"})
+
+    def write_runtime_artifact(self, platforms, legal=None):
+        """A runtime artifact as scripts/runtime-artifact.sh writes it: a POM from runtime_pom.py,
+        a jar per platform and the -sources and -javadoc jars; returns its version directory."""
+        legal = {"META-INF/LICENSE": LICENSE, "META-INF/NOTICE": NOTICE} if legal is None else legal
+        directory = self.root / "io/tfjni/tfjni-tensorflow-cpu/2.18.0"
+        directory.mkdir(parents=True)
+        (directory / "tfjni-tensorflow-cpu-2.18.0.pom").write_text(runtime_pom("cpu", "2.18.0", platforms))
+        for classifier in (*platforms, "sources", "javadoc"):
+            write_jar(directory / f"tfjni-tensorflow-cpu-2.18.0-{classifier}.jar", {**legal, "README.md": b"r"})
+        return directory
 
     def finish(self):
         old = os.environ.get("GNUPGHOME")
@@ -182,6 +194,42 @@ class ValidateStagingTest(unittest.TestCase):
         (self.lib / "tfjni-1.2.3.jar").unlink()
         self.finish()
         self.assertBroken("files", "no tfjni-1.2.3.jar")
+
+    def test_files_classified_jars_stand_for_the_main_jar(self):
+        self.write_runtime_artifact(["linux-x86_64", "macos-arm64"])
+        self.finish()
+        self.assertEqual([], self.problems())
+
+    def test_files_no_class_jar_at_all(self):
+        directory = self.write_runtime_artifact(["linux-x86_64"])
+        (directory / "tfjni-tensorflow-cpu-2.18.0-linux-x86_64.jar").unlink()
+        self.finish()
+        self.assertBroken("files", "no tfjni-tensorflow-cpu-2.18.0.jar (nor a classified one)")
+
+    def test_legal_files_of_the_command_line(self):
+        """--legal-file NAME=FILE names the legal files, as for the runtime artifacts' TensorFlow ones."""
+        notices = self.root.parent / f"{self.root.name}-THIRD_PARTY_NOTICES.txt"
+        license_file = self.root.parent / f"{self.root.name}-LICENSE"
+        notices.write_bytes(NOTICE)
+        license_file.write_bytes(LICENSE)
+        self.addCleanup(notices.unlink)
+        self.addCleanup(license_file.unlink)
+        shutil.rmtree(self.root / "io/tfjni/tfjni")
+        shutil.rmtree(self.root / "io/tfjni/tfjni-parent")
+        directory = self.write_runtime_artifact(
+            ["linux-x86_64"], legal={"META-INF/LICENSE": LICENSE, "META-INF/THIRD_PARTY_NOTICES.txt": NOTICE})
+        self.finish()
+        command = [sys.executable, str(HERE / "validate_staging.py"), str(self.root), "--gnupghome",
+                   self.gnupghome, "--legal-file", f"LICENSE={license_file}",
+                   "--legal-file", f"THIRD_PARTY_NOTICES.txt={notices}"]
+        passed = subprocess.run(command, capture_output=True, text=True)
+        self.assertEqual(0, passed.returncode, passed.stdout + passed.stderr)
+        write_jar(directory / "tfjni-tensorflow-cpu-2.18.0-sources.jar", {"META-INF/LICENSE": LICENSE})
+        staging_repo.write_checksums(directory / "tfjni-tensorflow-cpu-2.18.0-sources.jar")
+        failed = subprocess.run(command + ["--skip", "signatures"], capture_output=True, text=True)
+        self.assertEqual(1, failed.returncode, failed.stdout + failed.stderr)
+        self.assertEqual("legal: io/tfjni/tfjni-tensorflow-cpu/2.18.0/tfjni-tensorflow-cpu-2.18.0-sources.jar: "
+                         "no META-INF/THIRD_PARTY_NOTICES.txt", failed.stdout.strip())
 
     def test_checksums_missing(self):
         self.finish()

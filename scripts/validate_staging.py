@@ -2,19 +2,20 @@
 (https://central.sonatype.org/publish/requirements/) and tfjni's own rule that every jar carries
 the license and notice; prints one line per broken requirement and exits 1 if there is any.
 
-    validate_staging.py DIR [--gnupghome DIR] [--legal-files LICENSE NOTICE] [--skip RULE]
+    validate_staging.py DIR [--gnupghome DIR] [--legal-file NAME=FILE ...] [--skip RULE]
 
 The rules, each reported under its name:
   layout      every version directory holds ARTIFACT-VERSION.pom, named as the POM's coordinates
   pom         the POM names groupId, artifactId, version, name, description, url, a license
               (name and url), a developer (name) and scm (url and connection)
   release     no SNAPSHOT or unresolved ${...} version in the POM, its parent or its dependencies
-  files       every jar-packaged artifact has its jar, -sources.jar and -javadoc.jar
+  files       every jar-packaged artifact has its jar (or, built per platform, its classified jars:
+              ARTIFACT-VERSION-CLASSIFIER.jar), -sources.jar and -javadoc.jar
   checksums   every artifact has .md5 and .sha1 files that match it, and .sha256 and .sha512 files
               match where present
   signatures  every artifact has an .asc signature that gpg verifies
-  legal       every jar (class, sources and javadoc) holds META-INF/LICENSE and META-INF/NOTICE
-              (the given files' bytes)
+  legal       every jar (class, sources and javadoc) holds META-INF/NAME for each --legal-file
+              NAME=FILE, with FILE's bytes (without any: META-INF/LICENSE and META-INF/NOTICE)
 """
 
 import argparse
@@ -38,6 +39,13 @@ REQUIRED_ELEMENTS = ("name", "description", "url", "licenses/m:license/m:name",
 def text(pom, path):
     element = pom.find("m:" + path, NS)
     return element.text.strip() if element is not None and element.text else None
+
+
+def classified_jars(directory, artifact_id, version):
+    """The jars built per platform (ARTIFACT-VERSION-CLASSIFIER.jar), not sources, javadoc or tests."""
+    prefix = f"{artifact_id}-{version}-"
+    return [p for p in directory.glob(prefix + "*.jar")
+            if p.name[len(prefix):-len(".jar")] not in ("sources", "javadoc", "tests")]
 
 
 def unreleased(version):
@@ -92,10 +100,13 @@ class Validator:
         self.check_release(pom, pom_path)
         packaging = text(pom, "packaging") or "jar"
         if packaging != "pom":
-            for suffix in ("", "-sources", "-javadoc"):
+            for suffix in ("-sources", "-javadoc"):
                 jar = directory / f"{artifact_id}-{version}{suffix}.jar"
                 if not jar.is_file():
                     self.report("files", directory, f"no {jar.name}")
+            main = directory / f"{artifact_id}-{version}.jar"
+            if not main.is_file() and not classified_jars(directory, artifact_id, version):
+                self.report("files", directory, f"no {main.name} (nor a classified one)")
 
     def check_release(self, pom, pom_path):
         versions = {"the version": text(pom, "version")}
@@ -149,21 +160,30 @@ class Validator:
             self.report("legal", path, "not a jar")
 
 
+def legal_files(arguments):
+    """{NAME: bytes} from NAME=FILE arguments; without any, LICENSE and NOTICE of any content."""
+    if not arguments:
+        return {"LICENSE": None, "NOTICE": None}
+    legal = {}
+    for argument in arguments:
+        name, separator, path = argument.partition("=")
+        if not separator or not name or not path:
+            raise SystemExit(f"validate_staging: --legal-file takes NAME=FILE, not '{argument}'")
+        legal[name] = pathlib.Path(path).read_bytes()
+    return legal
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dir")
     parser.add_argument("--gnupghome", help="the key ring that verifies the signatures")
-    parser.add_argument("--legal-files", nargs=2, metavar=("LICENSE", "NOTICE"),
-                        help="the files every jar's META-INF/LICENSE and NOTICE must equal")
+    parser.add_argument("--legal-file", action="append", default=[], metavar="NAME=FILE",
+                        help="every jar's META-INF/NAME must equal FILE (repeat it for each file)")
     parser.add_argument("--skip", action="append", default=[], metavar="RULE",
                         help="a rule not to check (an unsigned trial staging skips signatures)")
     args = parser.parse_args()
-    legal = {"LICENSE": None, "NOTICE": None}
-    if args.legal_files:
-        legal = {"LICENSE": pathlib.Path(args.legal_files[0]).read_bytes(),
-                 "NOTICE": pathlib.Path(args.legal_files[1]).read_bytes()}
-    problems = Validator(args.dir, args.gnupghome, legal, args.skip).run()
+    problems = Validator(args.dir, args.gnupghome, legal_files(args.legal_file), args.skip).run()
     for problem in problems:
         print(problem)
     count = len(staging_repo.artifacts(args.dir))
