@@ -66,7 +66,20 @@ final class OperatorBatcher implements RecordBatcher {
         }
       }
     }
-    return pending.thenApply(this::prediction);
+    // Not thenApply, which would wrap the batch's exception in a CompletionException.
+    CompletableFuture<Prediction> answer = new CompletableFuture<>();
+    pending.whenComplete((result, failure) -> {
+      if (failure != null) {
+        answer.completeExceptionally(failure);
+        return;
+      }
+      try {
+        answer.complete(prediction(result));
+      } catch (RuntimeException e) {
+        answer.completeExceptionally(e);
+      }
+    });
+    return answer;
   }
 
   private Prediction prediction(BatchedResult result) {

@@ -77,6 +77,9 @@ class OperatorBatcherTest {
       for (CompletableFuture<Prediction> answer : answers) {
         ExecutionException failed = assertThrows(ExecutionException.class, answer::get);
         assertInstanceOf(IllegalStateException.class, failed.getCause());
+        // As the function's callback sees it: the exception itself, not wrapped in another.
+        assertInstanceOf(IllegalStateException.class,
+            answer.handle((prediction, failure) -> failure).get());
       }
       assertEquals(0, batcher.batchesRun());
       ExecutionException late = assertThrows(ExecutionException.class,
