@@ -2,9 +2,9 @@
 # Builds examples/ (a user's Maven project that depends on tfjni by coordinates) against the
 # artifacts `mvn install` put in ~/.m2, or with --staged DIR VERSION against a release staged in
 # DIR (scripts/release.sh; the runtime artifact still comes from ~/.m2), and runs its digits
-# classifier, then its Spark job, as a machine without Python would: in a private mount namespace
-# where the project's venv is an empty directory, with a bare environment (no TFJNI_TENSORFLOW_DIR,
-# no LD_LIBRARY_PATH, no venv on PATH). libtensorflow must then come from the runtime artifact
+# classifier, then its Spark job, then its Flink job, as a machine without Python would: in a
+# private mount namespace where the project's venv is an empty directory, with a bare environment
+# (no TFJNI_TENSORFLOW_DIR, no LD_LIBRARY_PATH, no venv on PATH). libtensorflow must then come from the runtime artifact
 # io.tfjni:tfjni-tensorflow-cpu. Fails unless it does and the predictions agree with TensorFlow
 # Python's.
 source "$(dirname "$0")/common.sh"
@@ -62,6 +62,14 @@ jars=$(tr ':' '\n' < "$OUT/classpath.txt" | grep -E '/(tfjni|tfjni-spark|tfjni-t
   "$OUT/digits.parquet" "$MODELS/digits" "$OUT/scored-pyspark.parquet" "$jars" 2>>"$OUT/spark.log" ||
   { echo "examples: the PySpark example failed; the end of $OUT/spark.log:" >&2; tail -n 30 "$OUT/spark.log" >&2; exit 1; }
 spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored-pyspark.parquet" "$MODELS"
+
+# The Flink example: the held-out digits through tfjni's async function on a local Flink
+# environment at parallelism 2, every probability compared with TensorFlow Python's.
+"${without_python[@]}" -cp "$classpath" io.tfjni.examples.flink.ScoreDigitStream "$MODELS" \
+  2>"$OUT/flink.log" | tee "$OUT/flink.txt" ||
+  { echo "examples: the Flink example failed; the end of $OUT/flink.log:" >&2; tail -n 30 "$OUT/flink.log" >&2; exit 1; }
+grep -q "^live native objects after the job: 0$" "$OUT/flink.txt" ||
+  { echo "examples: the Flink job left native objects open" >&2; exit 1; }
 
 # The README's first program: its pom.xml and FirstProgram.java exactly as written there, in a
 # project of their own, run by the README's command on the digits model.

@@ -4,14 +4,15 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Where the function's records go to share model runs: one record's rows in, its prediction
- * out. The one class that batches ({@link OperatorBatcher}) sits behind it.
+ * out. {@link OperatorBatcher}, over tfjni's batching predictor, sits behind it.
  */
 interface RecordBatcher extends AutoCloseable {
   /**
    * Queues one record: its row of every input, in the predictor's input order, each a primitive
    * array already checked against its input ({@link RowLayout}). The future completes with the
-   * record's outputs, or fails with its batch's exception, or with {@link IllegalStateException}
-   * once the batcher is closed.
+   * record's outputs, or fails with its batch's exception, with the rows' exception if they do
+   * not fit the signature, or with {@link IllegalStateException} once the batcher is closed; it
+   * never throws.
    */
   CompletableFuture<Prediction> submit(Object[] rows);
 

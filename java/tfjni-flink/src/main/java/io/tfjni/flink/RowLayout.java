@@ -5,21 +5,20 @@ import io.tfjni.TensorSpec;
 import java.util.Arrays;
 
 /**
- * One batch-major input or output of the signature: its type and the shape of one row, and the
- * checks a record's value must pass to be that row.
+ * The shape of one record's row of a signature input or output (the core's batching predictor
+ * has already refused what cannot be batched), and the checks a record's value must pass to be
+ * that row.
  */
 record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
-  /** The layout of a signature input or output; refuses one that cannot be batched by rows. */
+  /**
+   * The layout of a batch-major input or output; refuses one whose row is not of a known shape,
+   * as a record's row is a flattened array of a fixed length.
+   */
   static RowLayout of(TensorSpec spec, String what) {
     long[] shape = spec.shape();
-    if (spec.hasUnknownRank() || shape.length == 0 || shape[0] != -1) {
-      throw new IllegalArgumentException(what + " '" + spec.key() + "' has shape "
-          + (spec.hasUnknownRank() ? "of unknown rank" : Arrays.toString(shape))
-          + ": tfjni-flink needs the batch (-1) as the first dimension");
-    }
-    if (!spec.dataType().isFixedSize()) {
-      throw new IllegalArgumentException(what + " '" + spec.key() + "' is " + spec.dataType()
-          + ": tfjni-flink takes fixed-size types only");
+    if (spec.hasUnknownRank()) {
+      throw new IllegalArgumentException(what + " '" + spec.key() + "' has a shape of unknown"
+          + " rank: tfjni-flink needs to know the shape of a record's row");
     }
     long[] row = Arrays.copyOfRange(shape, 1, shape.length);
     long elements = spec.dataType().componentsPerElement();
@@ -31,6 +30,14 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
       elements *= d;
     }
     return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements));
+  }
+
+  /** The shape of a tensor holding one record's row: the batch dimension of 1, then the row's. */
+  long[] shapeOfOneRow() {
+    long[] shape = new long[rowShape.length + 1];
+    shape[0] = 1;
+    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
+    return shape;
   }
 
   /** The Java array type a row of this layout is. */

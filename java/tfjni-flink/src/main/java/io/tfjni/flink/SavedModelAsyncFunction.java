@@ -69,12 +69,10 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
     try {
       List<String> inputKeys = settings.inputs.stream().map(InputField::inputKey).toList();
       predictor = lease.model().predictor(settings.signatureKey, inputKeys, settings.outputKeys);
-      inputLayouts = predictor.inputs().stream().map(spec -> RowLayout.of(spec, "input"))
-          .toList();
-      List<RowLayout> outputs = predictor.outputs().stream()
-          .map(spec -> RowLayout.of(spec, "output")).toList();
-      batcher = new OperatorBatcher(predictor, inputLayouts, outputs, settings.maxBatchSize,
-          settings.maxDelay, "tfjni-flink-batcher-" + subtask);
+      OperatorBatcher operatorBatcher =
+          new OperatorBatcher(predictor, settings.maxBatchSize, settings.maxDelay);
+      batcher = operatorBatcher;
+      inputLayouts = operatorBatcher.inputs();
     } catch (RuntimeException e) {
       close();
       throw e;

@@ -27,10 +27,7 @@ class OperatorBatcherTest {
   private static final Duration NEVER = Duration.ofMinutes(10);
 
   private static OperatorBatcher digitsBatcher(Predictor predictor, int maxBatchSize) {
-    return new OperatorBatcher(predictor,
-        predictor.inputs().stream().map(spec -> RowLayout.of(spec, "input")).toList(),
-        predictor.outputs().stream().map(spec -> RowLayout.of(spec, "output")).toList(),
-        maxBatchSize, NEVER, "test-batcher");
+    return new OperatorBatcher(predictor, maxBatchSize, NEVER);
   }
 
   @Test
@@ -80,11 +77,49 @@ class OperatorBatcherTest {
       for (CompletableFuture<Prediction> answer : answers) {
         ExecutionException failed = assertThrows(ExecutionException.class, answer::get);
         assertInstanceOf(IllegalStateException.class, failed.getCause());
+        // As the function's callback sees it: the exception itself, not wrapped in another.
+        assertInstanceOf(IllegalStateException.class,
+            answer.handle((prediction, failure) -> failure).get());
       }
       assertEquals(0, batcher.batchesRun());
       ExecutionException late = assertThrows(ExecutionException.class,
           () -> batcher.submit(new Object[] {new float[64]}).get());
       assertInstanceOf(IllegalStateException.class, late.getCause());
+    }
+  }
+
+  /**
+   * The async operator's capacity is what bounds the records in flight: more records than the
+   * core batcher's default queue (1,024 rows) all queue, none is refused, and a close fails them
+   * as it fails any queued record.
+   */
+  @Test
+  void asManyRecordsQueueAsTheOperatorHandsOver() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("digits"));
+        Predictor predictor = model.predictor("serving_default")) {
+      OperatorBatcher batcher = digitsBatcher(predictor, 4096);
+      List<CompletableFuture<Prediction>> answers = new ArrayList<>();
+      for (int i = 0; i < 1500; i++) {
+        answers.add(batcher.submit(new Object[] {new float[64]}));
+      }
+      batcher.close();
+      for (CompletableFuture<Prediction> answer : answers) {
+        ExecutionException failed = assertThrows(ExecutionException.class, answer::get);
+        assertInstanceOf(IllegalStateException.class, failed.getCause());
+      }
+    }
+  }
+
+  /** A row that does not fit fails its own record's future; submit itself does not throw. */
+  @Test
+  void aRowThatDoesNotFitFailsItsRecordOnly() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("digits"));
+        Predictor predictor = model.predictor("serving_default")) {
+      OperatorBatcher batcher = digitsBatcher(predictor, 16);
+      CompletableFuture<Prediction> shortRow = batcher.submit(new Object[] {new float[63]});
+      ExecutionException failed = assertThrows(ExecutionException.class, shortRow::get);
+      assertInstanceOf(IllegalArgumentException.class, failed.getCause());
+      batcher.close();
     }
   }
 }

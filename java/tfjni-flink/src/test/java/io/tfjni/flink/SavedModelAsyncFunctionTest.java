@@ -256,8 +256,8 @@ class SavedModelAsyncFunctionTest {
 
   /**
    * Settings the model cannot take fail the operator's open, naming what is wrong: an input left
-   * unfed (the core library's words), an output without a batch dimension, a signature the model
-   * lacks.
+   * unfed and an output without a batch dimension (the core library's words), a signature the
+   * model lacks.
    */
   @Test
   void settingsTheModelCannotTakeFailTheJobSayingWhy() {
@@ -270,7 +270,7 @@ class SavedModelAsyncFunctionTest {
         SavedModelAsyncFunction.<Tuple2<Integer, float[]>>builder(multi).signatureKey("nosuch")
             .input("x", "values", record -> record.f1));
     String[] expected = {"signature 'add' was not given input 'b'",
-        "output 'total' has shape []: tfjni-flink needs the batch (-1) as the first dimension",
+        "output 'total' has shape [], which is not batch-major",
         "nosuch"};
     for (int i = 0; i < expected.length; i++) {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
