@@ -55,13 +55,20 @@ spark io.tfjni.examples.spark.ScoreDigits "$OUT/digits.parquet" "$MODELS/digits"
 spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored.parquet" "$MODELS"
 
 # The same from PySpark (its own venv, no TensorFlow there either): Python's Spark driver, tfjni's
-# transformer through the Java object it wraps.
+# transformer through the Java object it wraps. Then the wrapper's persistence: a transformer and
+# pipelines saved in one language and loaded in the other, each scoring the digits again.
 jars=$(tr ':' '\n' < "$OUT/classpath.txt" | grep -E '/(tfjni|tfjni-spark|tfjni-tensorflow-cpu)-[0-9][^/]*\.jar$' | paste -sd,)
-"${venv_hidden[@]}" PYTHONPATH="$ROOT/java/tfjni-spark/src/main/python" \
-  JAVA_HOME="$JAVA_HOME" "$PYSPARK_VENV/bin/python" "$EXAMPLES/spark/score_digits.py" \
-  "$OUT/digits.parquet" "$MODELS/digits" "$OUT/scored-pyspark.parquet" "$jars" 2>>"$OUT/spark.log" ||
-  { echo "examples: the PySpark example failed; the end of $OUT/spark.log:" >&2; tail -n 30 "$OUT/spark.log" >&2; exit 1; }
-spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored-pyspark.parquet" "$MODELS"
+pyspark() {
+  "${venv_hidden[@]}" PYTHONPATH="$ROOT/java/tfjni-spark/src/main/python" \
+    JAVA_HOME="$JAVA_HOME" "$PYSPARK_VENV/bin/python" "$1" "$OUT/digits.parquet" "$MODELS/digits" \
+    "$2" "$jars" 2>>"$OUT/spark.log" ||
+    { echo "examples: $1 failed; the end of $OUT/spark.log:" >&2; tail -n 30 "$OUT/spark.log" >&2; exit 1; }
+}
+pyspark "$EXAMPLES/spark/score_digits.py" "$OUT/scored-pyspark.parquet"
+rm -rf "$OUT/persistence" && mkdir -p "$OUT/persistence"
+pyspark "$ROOT/java/tfjni-spark/src/test/python/persistence_check.py" "$OUT/persistence"
+spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored-pyspark.parquet" \
+  "$OUT/persistence/"{stage-python,pipeline-java,pipeline-python}.parquet "$MODELS"
 
 # The Flink example: the held-out digits through tfjni's async function on a local Flink
 # environment at parallelism 2, every probability compared with TensorFlow Python's.

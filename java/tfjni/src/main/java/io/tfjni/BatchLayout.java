@@ -74,16 +74,11 @@ final class BatchLayout {
             + ", the signature wants " + spec.dataType());
       }
       long[] shape = tensor.shape();
-      long[] wanted = spec.shape();
-      if (shape.length != wanted.length) {
+      if (!spec.accepts(shape)) {  // the spec's first dimension is -1: any number of rows
         throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
-            + Arrays.toString(shape) + ", the signature wants " + Arrays.toString(wanted));
+            + Arrays.toString(shape) + ", the signature wants " + Arrays.toString(spec.shape()));
       }
       for (int d = 1; d < shape.length; d++) {
-        if (wanted[d] != -1 && wanted[d] != shape[d]) {
-          throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
-              + Arrays.toString(shape) + ", the signature wants " + Arrays.toString(wanted));
-        }
         rowShape[at++] = shape[d];
       }
       if (rows != -1 && shape[0] != rows) {

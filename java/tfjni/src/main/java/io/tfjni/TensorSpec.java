@@ -72,6 +72,44 @@ public final class TensorSpec {
     return shape == null;
   }
 
+  /**
+   * Whether a tensor of this shape fits the spec: it has the spec's rank and, where the spec
+   * knows a dimension, that size (-1 in the spec accepts any size). A spec of unknown rank
+   * accepts every shape.
+   *
+   * @param shape a tensor's full shape
+   * @return true if it fits
+   */
+  public boolean accepts(long[] shape) {
+    return this.shape == null || fitsFrom(shape, 0);
+  }
+
+  /**
+   * Whether one row of a batch fits the spec, read as batch-major: its first dimension is the
+   * batch, whatever its size, and the row must have the rest of the spec's dimensions (rank one
+   * less, each known size equal, -1 accepting any). A spec of unknown rank accepts every row; a
+   * scalar spec, having no batch dimension, accepts none.
+   *
+   * @param rowShape the shape of one row: a tensor's shape without its leading batch dimension
+   * @return true if it fits
+   */
+  public boolean acceptsRow(long[] rowShape) {
+    return shape == null || fitsFrom(rowShape, 1);  // a scalar spec: no length is -1
+  }
+
+  /** Whether {@code actual} has exactly the spec's dimensions from {@code first} on. */
+  private boolean fitsFrom(long[] actual, int first) {
+    if (actual.length != shape.length - first) {
+      return false;
+    }
+    for (int d = first; d < shape.length; d++) {
+      if (shape[d] >= 0 && shape[d] != actual[d - first]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TensorSpec other && key.equals(other.key)

@@ -4,6 +4,7 @@ import io.tfjni.Tensor;
 import io.tfjni.numpy.Npy;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -13,23 +14,29 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The Spark example's data, around {@link ScoreDigits}: {@code write MODELS_DIR OUT.parquet}
- * turns the held-out digits into Parquet (id, label, pixels); {@code check SCORED.parquet
- * MODELS_DIR} compares every scored probability with TensorFlow Python's and exits 1 on a
- * difference.
+ * turns the held-out digits into Parquet (id, label, pixels); {@code check SCORED.parquet...
+ * MODELS_DIR} compares every scored probability of each file with TensorFlow Python's and exits 1
+ * on a difference.
  */
 public final class DigitsParquet {
   private DigitsParquet() {}
 
   public static void main(String[] args) throws Exception {
-    Path models = Path.of(args[0].equals("write") ? args[1] : args[2]);
+    Path models = Path.of(args[0].equals("write") ? args[1] : args[args.length - 1]);
     SparkSession spark = SparkSession.builder().appName("tfjni digits data").getOrCreate();
     try (Tensor images = Npy.read(models.resolve("digits_holdout_images.npy"));
         Tensor labels = Npy.read(models.resolve("digits_holdout_labels.npy"));
         Tensor probabilities = Npy.read(models.resolve("digits_holdout_probs.npy"))) {
       if (args[0].equals("write")) {
         write(spark, images.toFloatArray(), labels.toLongArray(), args[2]);
-      } else if (!check(spark, probabilities.toFloatArray(), args[1])) {
-        System.exit(1);
+      } else {
+        boolean allAgree = true;
+        for (String scored : Arrays.copyOfRange(args, 1, args.length - 1)) {
+          allAgree &= check(spark, probabilities.toFloatArray(), scored);
+        }
+        if (!allAgree) {
+          System.exit(1);
+        }
       }
     } finally {
       spark.stop();
@@ -67,8 +74,8 @@ public final class DigitsParquet {
       correct += best == row.getLong(row.fieldIndex("label")) ? 1 : 0;
       count++;
     }
-    System.out.printf("%d rows scored on Spark: accuracy %.2f%%, max |p - p_python| = %.2e%n",
-        count, 100.0 * correct / count, worst);
+    System.out.printf("%s: %d rows scored on Spark: accuracy %.2f%%, max |p - p_python| = %.2e%n",
+        Path.of(scored).getFileName(), count, 100.0 * correct / count, worst);
     return count == expected.length / 10 && worst <= 1e-5;
   }
 }

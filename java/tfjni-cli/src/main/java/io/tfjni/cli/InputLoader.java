@@ -2,6 +2,7 @@ package io.tfjni.cli;
 
 import io.tfjni.DataType;
 import io.tfjni.Tensor;
+import io.tfjni.TensorSpec;
 import io.tfjni.numpy.Dtypes;
 import io.tfjni.numpy.Half;
 import io.tfjni.numpy.Npy;
@@ -123,18 +124,7 @@ final class InputLoader {
     }
 
     boolean accepts(long[] actual) {
-      if (shape == null) {
-        return true;
-      }
-      if (actual.length != shape.length) {
-        return false;
-      }
-      for (int i = 0; i < shape.length; i++) {
-        if (shape[i] >= 0 && shape[i] != actual[i]) {
-          return false;
-        }
-      }
-      return true;
+      return new TensorSpec("", "", dataType, shape).accepts(actual);
     }
   }
 

@@ -29,6 +29,14 @@ record ColumnSpec(String column, String key, DataType dataType, long[] rowShape)
         shape.length));
   }
 
+  /** Whether one row of this shape fits the tensor: TensorSpec's rule, on the signature's spec. */
+  boolean acceptsRow(long[] shape) {
+    long[] batchMajor = new long[rowShape.length + 1];
+    batchMajor[0] = -1;
+    System.arraycopy(rowShape, 0, batchMajor, 1, rowShape.length);
+    return new TensorSpec(key, "", dataType, batchMajor).acceptsRow(shape);
+  }
+
   /** Elements per row, or -1 while a dimension is unknown. */
   long rowElements() {
     long n = 1;

@@ -177,24 +177,11 @@ final class InputBatch implements AutoCloseable {
     return rows * rowElements;
   }
 
-  /** Whether {@code shape} has {@code expected}'s rank and its known dimensions. */
-  private static boolean fits(long[] shape, long[] expected) {
-    if (shape.length != expected.length) {
-      return false;
-    }
-    for (int d = 0; d < shape.length; d++) {
-      if (expected[d] >= 0 && expected[d] != shape[d]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void startBatch(long[] shape) throws BadValue {
     long[] expected = spec.rowShape();
     if (isFlatFor(shape, expected)) {
       shape = expected;
-    } else if (!fits(shape, expected)) {
+    } else if (!spec.acceptsRow(shape)) {
       throw new BadValue("shape " + Arrays.toString(shape));
     }
     long elements = 1;
