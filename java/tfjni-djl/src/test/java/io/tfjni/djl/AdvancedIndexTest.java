@@ -146,11 +146,12 @@ class AdvancedIndexTest extends ManagerTest {
 
   @Test
   void setKeepsTheArraysType() {
-    // DJL's NDIndexTest.testSetArray: rows [0, 1], columns :2 of an INT32 [3, 3].
+    // As DJL's NDIndexTest.testSetArray: rows [0, 1], columns :2 of an INT32 [3, 3], here
+    // from FLOAT64 values.
     NDArray x = manager.arange(1, 10).reshape(3, 3);
     NDArray rows = manager.create(new float[] {0, 1});
     x.set(new NDIndex("{}, :{}", rows, 2),
-        manager.create(new int[] {666, 777, 888, 999}, new Shape(2, 2)));
+        manager.create(new double[] {666, 777, 888, 999}, new Shape(2, 2)));
     assertEquals(ai.djl.ndarray.types.DataType.INT32, x.getDataType());
     assertArrayEquals(new int[] {666, 777, 3, 888, 999, 6, 7, 8, 9}, x.toIntArray());
   }
