@@ -145,9 +145,13 @@ public class TfjniNDArray implements NDArray {
 
   /** INT64 for sums and products of integers and booleans (as DJL's engines give). */
   private boolean widensToInt64() {
-    DataType t = getDataType();
-    return t == DataType.BOOLEAN || t == DataType.INT8 || t == DataType.UINT8
-        || t == DataType.INT16 || t == DataType.UINT16 || t == DataType.INT32;
+    return widensToInt64(tfType());
+  }
+
+  private static boolean widensToInt64(io.tfjni.DataType t) {
+    return t == io.tfjni.DataType.BOOL || t == io.tfjni.DataType.INT8
+        || t == io.tfjni.DataType.UINT8 || t == io.tfjni.DataType.INT16
+        || t == io.tfjni.DataType.UINT16 || t == io.tfjni.DataType.INT32;
   }
 
   io.tfjni.DataType tfType() {
@@ -215,9 +219,25 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray reduce(String opName, int[] axes, boolean keepDims) {
+    return wrap(reduce(opName, tfArray(), axes, keepDims));
+  }
+
+  /** {@code opName} (Sum, Max, ...) of {@code x} over {@code axes}; the caller closes it. */
+  private io.tfjni.NDArray reduce(String opName, io.tfjni.NDArray x, int[] axes,
+      boolean keepDims) {
     try (io.tfjni.NDArray ax = intVector(axes)) {
-      return wrap(op(opName).addInput(tfArray()).addInput(ax).setAttr("keep_dims", keepDims)
-          .build());
+      return op(opName).addInput(x).addInput(ax).setAttr("keep_dims", keepDims).build();
+    }
+  }
+
+  /** Sum or Prod of {@code x}, integers and booleans in INT64; the caller closes it. */
+  private io.tfjni.NDArray reduceWidened(String opName, io.tfjni.NDArray x, int[] axes,
+      boolean keepDims) {
+    if (!widensToInt64(x.dataType())) {
+      return reduce(opName, x, axes, keepDims);
+    }
+    try (io.tfjni.NDArray wide = x.cast(io.tfjni.DataType.INT64)) {
+      return reduce(opName, wide, axes, keepDims);
     }
   }
 
@@ -1036,33 +1056,24 @@ public class TfjniNDArray implements NDArray {
     return reduce("Min", axes, keepDims);
   }
 
-  private NDArray boolAsInt(String opName, int[] axes, boolean keepDims) {
-    if (widensToInt64()) {
-      try (NDArray asInt = toType(DataType.INT64, false)) {
-        return ((TfjniNDArray) asInt).reduce(opName, axes, keepDims);
-      }
-    }
-    return reduce(opName, axes, keepDims);
-  }
-
   @Override
   public NDArray sum() {
-    return boolAsInt("Sum", allAxes(), false);
+    return wrap(reduceWidened("Sum", tfArray(), allAxes(), false));
   }
 
   @Override
   public NDArray sum(int[] axes, boolean keepDims) {
-    return boolAsInt("Sum", axes, keepDims);
+    return wrap(reduceWidened("Sum", tfArray(), axes, keepDims));
   }
 
   @Override
   public NDArray prod() {
-    return boolAsInt("Prod", allAxes(), false);
+    return wrap(reduceWidened("Prod", tfArray(), allAxes(), false));
   }
 
   @Override
   public NDArray prod(int[] axes, boolean keepDims) {
-    return boolAsInt("Prod", axes, keepDims);
+    return wrap(reduceWidened("Prod", tfArray(), axes, keepDims));
   }
 
   @Override
@@ -1299,51 +1310,47 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray norm(boolean keepDims) {
-    try (NDArray sq = mul(this); NDArray s = sq.sum(allAxes(), keepDims)) {
-      return s.sqrt();
-    }
+    return wrap(pNorm(2, allAxes(), keepDims));
   }
 
   /** PyTorch's entrywise p-norm over {@code axes} (as DJL's PyTorch engine; any order). */
   @Override
   public NDArray norm(int ord, int[] axes, boolean keepDims) {
-    return pNorm(ord, axes, keepDims);
+    return wrap(pNorm(ord, axes, keepDims));
   }
 
   /** x / max(||x||_p along dim, eps), as torch's normalize; any p, infinities included. */
   @Override
   public NDArray normalize(double exponent, long dim, double eps) {
-    try (NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
-        NDArray m = n.maximum(eps)) {
-      return div(m);
+    try (io.tfjni.NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
+        io.tfjni.NDArray m = n.maximum(eps)) {
+      return wrap(op(divOp()).addInput(tfArray()).addInput(m).build());
     }
   }
 
   /**
    * (sum |x|^p)^(1/p) over the axes; p = 0 counts the non-zero entries, p = +-infinity is the
-   * largest / smallest |x|; orders 1 and 2 skip the powers.
+   * largest / smallest |x|; orders 1 and 2 skip the powers. Sums of integers are INT64, as
+   * {@link #sum}'s.
    */
-  private NDArray pNorm(double p, int[] axes, boolean keepDims) {
-    if (p == 2) {
-      try (NDArray sq = mul(this); NDArray s = sq.sum(axes, keepDims)) {
-        return s.sqrt();
+  private io.tfjni.NDArray pNorm(double p, int[] axes, boolean keepDims) {
+    io.tfjni.NDArray x = tfArray();
+    try (Temporaries t = new Temporaries()) {
+      if (p == 2) {
+        return t.add(reduceWidened("Sum", t.add(x.mul(x)), axes, keepDims)).sqrt();
       }
-    }
-    try (NDArray a = abs()) {
+      io.tfjni.NDArray a = t.add(x.abs());
       if (p == 1) {
-        return a.sum(axes, keepDims);
+        return reduceWidened("Sum", a, axes, keepDims);
       } else if (p == 0) {
-        try (NDArray nonZero = a.gt(0); NDArray counted = nonZero.toType(getDataType(), false)) {
-          return counted.sum(axes, keepDims);
-        }
+        io.tfjni.NDArray counted = t.add(t.add(a.gt(0)).cast(x.dataType()));
+        return reduceWidened("Sum", counted, axes, keepDims);
       } else if (p == Double.POSITIVE_INFINITY) {
-        return a.max(axes, keepDims);
+        return reduce("Max", a, axes, keepDims);
       } else if (p == Double.NEGATIVE_INFINITY) {
-        return a.min(axes, keepDims);
+        return reduce("Min", a, axes, keepDims);
       }
-      try (NDArray powered = a.pow(p); NDArray s = powered.sum(axes, keepDims)) {
-        return s.pow(1 / p);
-      }
+      return t.add(reduceWidened("Sum", t.add(a.pow(p)), axes, keepDims)).pow(1 / p);
     }
   }
 
