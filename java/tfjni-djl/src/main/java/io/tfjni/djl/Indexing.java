@@ -196,20 +196,21 @@ final class Indexing {
     }
   }
 
-  /**
-   * x[begin:end:strides] per axis (StridedSlice), the {@code squeezed} axes dropped.
-   */
+  /** x[begin:end:strides] per axis (StridedSlice), the {@code squeezed} axes dropped. */
   static NDArray stridedSlice(NDManager tf, NDArray x, long[] begin, long[] end, long[] strides,
       int[] squeezed) {
+    NDArray sliced;
     try (Temporaries t = new Temporaries()) {
-      NDArray sliced = t.add(tf.opBuilder("StridedSlice").addInput(x)
+      sliced = tf.opBuilder("StridedSlice").addInput(x)
           .addInput(t.add(tf.create(begin.clone(), begin.length)))
           .addInput(t.add(tf.create(end.clone(), end.length)))
-          .addInput(t.add(tf.create(strides.clone(), strides.length))).build());
-      if (squeezed == null || squeezed.length == 0) {
-        return sliced.cast(sliced.dataType());
-      }
-      return sliced.squeeze(squeezed);
+          .addInput(t.add(tf.create(strides.clone(), strides.length))).build();
+    }
+    if (squeezed == null || squeezed.length == 0) {
+      return sliced;
+    }
+    try (NDArray unsqueezed = sliced) {
+      return unsqueezed.squeeze(squeezed);
     }
   }
 
