@@ -127,23 +127,22 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
   @Override
   public void set(NDArray array, NDIndexFullSlice fullSlice, NDArray value) {
     TfjniNDArray a = (TfjniNDArray) array;
-    try (NDArray typed = value.toType(a.getDataType(), true);
-        NDArray fitted = fit(typed, fullSlice)) {
-      update(a, fullSlice, a.tfOf(fitted));
+    try (Temporaries t = new Temporaries()) {
+      update(a, fullSlice, fit(t, a.tfOf(value), fullSlice));
     }
   }
 
   /** The value in the slice's (unsqueezed) shape: reshaped if it has its size, else broadcast. */
-  private static NDArray fit(NDArray value, NDIndexFullSlice fullSlice) {
-    Shape shape = fullSlice.getShape();
-    if (value.getShape().size() == shape.size()) {
-      return value.reshape(shape);
+  private static io.tfjni.NDArray fit(Temporaries t, io.tfjni.NDArray value,
+      NDIndexFullSlice fullSlice) {
+    long[] shape = fullSlice.getShape().getShape();
+    if (value.size() == fullSlice.getShape().size()) {
+      return t.add(value.reshape(shape));
     }
     Shape squeezed = fullSlice.getSqueezedShape();
-    Shape broadcastTo = value.getShape().dimension() <= squeezed.dimension() ? squeezed : shape;
-    try (NDArray b = value.broadcast(broadcastTo)) {
-      return b.reshape(shape);
-    }
+    long[] broadcastTo = value.shape().length <= squeezed.dimension() ? squeezed.getShape()
+        : shape;
+    return t.add(t.add(value.broadcastTo(broadcastTo)).reshape(shape));
   }
 
   private static void update(TfjniNDArray a, NDIndexFullSlice fullSlice,
