@@ -159,8 +159,10 @@ final class AdvancedIndex {
     return negative.where(shifted, index);
   }
 
-  /** An index array whose coordinates (INT64, last axis of {@code width}) start at the next
-   *  axis of the sliced array. */
+  /**
+   * An index array standing for {@code width} axes from the next axis of the sliced array; its
+   * coordinates are INT64 with a last axis of {@code width}.
+   */
   private void addArray(int width, NDArray coordinatesOfArray) {
     arrayAxes.add(new int[] {slicedRank(), width});
     coordinates.add(coordinatesOfArray);
@@ -195,21 +197,7 @@ final class AdvancedIndex {
       return sliced;
     }
     t.add(sliced);
-    int rank = sliced.shape().length;
-    int[] indexed = indexedAxes(rank);
-    int[] perm = new int[rank];
-    boolean[] isIndexed = new boolean[rank];
-    int k = 0;
-    for (int a : indexed) {
-      perm[k++] = a;
-      isIndexed[a] = true;
-    }
-    for (int a = 0; a < rank; a++) {
-      if (!isIndexed[a]) {
-        perm[k++] = a;
-      }
-    }
-    NDArray front = t.add(sliced.transpose(perm));
+    NDArray front = t.add(sliced.transpose(indexedAxesFirst(sliced.shape().length)));
     NDArray where = combinedCoordinates();
     NDArray gathered = tf.opBuilder("GatherNd").addInput(front).addInput(where).build();
     int first = arrayAxes.get(0)[0];
@@ -219,19 +207,43 @@ final class AdvancedIndex {
     // Adjacent index arrays: their shape takes the place of the axes they stand for.
     try (NDArray result = gathered) {
       int batch = where.shape().length - 1;
-      int[] back = new int[result.shape().length];
-      int j = 0;
-      for (int a = 0; a < first; a++) {
-        back[j++] = batch + a;
-      }
-      for (int a = 0; a < batch; a++) {
-        back[j++] = a;
-      }
-      for (int a = batch + first; a < back.length; a++) {
-        back[j++] = a;
-      }
-      return result.transpose(back);
+      return result.transpose(batchAt(first, batch, result.shape().length));
     }
+  }
+
+  /** The permutation of the sliced array that puts the indexed axes first, in order. */
+  private int[] indexedAxesFirst(int rank) {
+    int[] perm = new int[rank];
+    boolean[] indexed = new boolean[rank];
+    int k = 0;
+    for (int[] a : arrayAxes) {
+      for (int i = 0; i < a[1]; i++) {
+        perm[k++] = a[0] + i;
+        indexed[a[0] + i] = true;
+      }
+    }
+    for (int a = 0; a < rank; a++) {
+      if (!indexed[a]) {
+        perm[k++] = a;
+      }
+    }
+    return perm;
+  }
+
+  /** The permutation that moves a gather's leading {@code batch} axes to axis {@code first}. */
+  private static int[] batchAt(int first, int batch, int rank) {
+    int[] perm = new int[rank];
+    int j = 0;
+    for (int a = 0; a < first; a++) {
+      perm[j++] = batch + a;
+    }
+    for (int a = 0; a < batch; a++) {
+      perm[j++] = a;
+    }
+    for (int a = batch + first; a < rank; a++) {
+      perm[j++] = a;
+    }
+    return perm;
   }
 
   /**
@@ -281,17 +293,6 @@ final class AdvancedIndex {
         .addInput(t.add(tf.create(columns[2], n))).setAttr("begin_mask", beginMask)
         .setAttr("end_mask", endMask).setAttr("shrink_axis_mask", shrinkMask)
         .setAttr("new_axis_mask", newAxisMask).build();
-  }
-
-  /** The sliced array's axes the index arrays stand for, in order. */
-  private int[] indexedAxes(int rank) {
-    List<Integer> axes = new ArrayList<>();
-    for (int[] a : arrayAxes) {
-      for (int i = 0; i < a[1]; i++) {
-        axes.add(a[0] + i);
-      }
-    }
-    return axes.stream().mapToInt(Integer::intValue).toArray();
   }
 
   private boolean adjacent() {
