@@ -2,9 +2,9 @@
 transforms from numpy.fft (torch.fft's meaning), unique and scatter from TensorFlow Python (numpy
 where DJL's meaning is numpy's/torch's and TensorFlow has no single op: the sorted order of
 unique, scatter's positions), NDIndex get/set with index arrays from numpy's indexing (torch's
-meaning, which differs from numpy's only where an integer stands between index arrays: torch
-selects first, written here as numpy on the selected array). Prints Java array literals that
-the tests hold; rerun after changing an input and paste the output.
+meaning; where an integer and an index array are apart, numpy broadcasts the integer with the
+arrays but torch selects first, written here as numpy on the selected array). Prints Java array
+literals that the tests hold; rerun after changing an input and paste the output.
 
   ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_op_goldens.py
 """
