@@ -1,8 +1,10 @@
-"""Expected values for tfjni-djl's FourierTest and UniqueScatterTest: the transforms from
-numpy.fft (torch.fft's meaning), unique and scatter from TensorFlow Python (numpy where DJL's
-meaning is numpy's/torch's and TensorFlow has no single op: the sorted order of unique,
-scatter's positions). Prints Java array literals that
-the tests hold; rerun after changing an input and paste the output.
+"""Expected values for tfjni-djl's FourierTest, UniqueScatterTest and AdvancedIndexTest: the
+transforms from numpy.fft (torch.fft's meaning), unique and scatter from TensorFlow Python (numpy
+where DJL's meaning is numpy's/torch's and TensorFlow has no single op: the sorted order of
+unique, scatter's positions), NDIndex get/set with index arrays from numpy's indexing (torch's
+meaning; where an integer and an index array are apart, numpy broadcasts the integer with the
+arrays but torch selects first, written here as numpy on the selected array). Prints Java array
+literals that the tests hold; rerun after changing an input and paste the output.
 
   ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_op_goldens.py
 """
@@ -106,3 +108,23 @@ INDEX0 = np.array([[3, 0], [1, 2]])  # axis 0, index shape (2, 2)
 coords = [[INDEX0[i, j], j] for i in range(2) for j in range(2)]
 updates = [DATA[i, j] for i in range(2) for j in range(2)]
 java("SCATTER_AXIS0", tf.tensor_scatter_nd_update(BASE, coords, updates).numpy())
+
+# NDIndex with index arrays (AdvancedIndexTest): numpy's advanced indexing on CUBE.
+CUBE = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+java("ROWS_BY_MATRIX", CUBE[np.array([[0, 2], [-1, 1]])])                # [2, 2, 4, 5]
+java("ADJACENT_ARRAYS", CUBE[1:, np.array([[3], [0]]), np.array([4, 1, -2])])  # [2, 2, 3]
+java("SEPARATED_ARRAYS", CUBE[np.array([0, 2]), :, np.array([1, 3])])   # [2, 4]
+# torch: the integer selects first, then the array indexes what is left (numpy: CUBE[1][:, a]).
+java("INTEGER_THEN_ARRAY", CUBE[1][:, np.array([0, 4])])               # [4, 2]
+MASK = np.array([True, False, True, True])
+java("MASK_AFTER_SLICE_NEW_AXIS", CUBE[:, MASK, None, 2:4])             # [3, 3, 1, 2]
+java("ELLIPSIS_THEN_ARRAY", CUBE[..., np.array([2, 0])])               # [3, 4, 2]
+MASK2 = np.array([[True, False, False, True, False], [False, True, False, False, True],
+                  [False, False, False, False, True], [True, True, False, False, False]])
+java("MATRIX_MASK_AFTER_INTEGER", CUBE[2][MASK2])                       # [7]
+put = CUBE.copy()
+put[np.array([2, 0]), 1:3, np.array([[4], [0]])] = np.array([-1, -2], np.float32)
+java("SET_ARRAY_BROADCAST", put)
+put = CUBE.copy()
+put[:, MASK, None, 3] = 7
+java("SET_NUMBER_MASK_NEW_AXIS", put)

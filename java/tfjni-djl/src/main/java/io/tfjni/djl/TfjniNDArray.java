@@ -145,9 +145,13 @@ public class TfjniNDArray implements NDArray {
 
   /** INT64 for sums and products of integers and booleans (as DJL's engines give). */
   private boolean widensToInt64() {
-    DataType t = getDataType();
-    return t == DataType.BOOLEAN || t == DataType.INT8 || t == DataType.UINT8
-        || t == DataType.INT16 || t == DataType.UINT16 || t == DataType.INT32;
+    return widensToInt64(tfType());
+  }
+
+  private static boolean widensToInt64(io.tfjni.DataType t) {
+    return t == io.tfjni.DataType.BOOL || t == io.tfjni.DataType.INT8
+        || t == io.tfjni.DataType.UINT8 || t == io.tfjni.DataType.INT16
+        || t == io.tfjni.DataType.UINT16 || t == io.tfjni.DataType.INT32;
   }
 
   io.tfjni.DataType tfType() {
@@ -165,10 +169,6 @@ public class TfjniNDArray implements NDArray {
   }
 
   io.tfjni.NDArray intVector(int... values) {
-    return tf().create(values.clone(), values.length);
-  }
-
-  io.tfjni.NDArray longVector(long... values) {
     return tf().create(values.clone(), values.length);
   }
 
@@ -219,9 +219,25 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray reduce(String opName, int[] axes, boolean keepDims) {
+    return wrap(reduce(opName, tfArray(), axes, keepDims));
+  }
+
+  /** {@code opName} (Sum, Max, ...) of {@code x} over {@code axes}; the caller closes it. */
+  private io.tfjni.NDArray reduce(String opName, io.tfjni.NDArray x, int[] axes,
+      boolean keepDims) {
     try (io.tfjni.NDArray ax = intVector(axes)) {
-      return wrap(op(opName).addInput(tfArray()).addInput(ax).setAttr("keep_dims", keepDims)
-          .build());
+      return op(opName).addInput(x).addInput(ax).setAttr("keep_dims", keepDims).build();
+    }
+  }
+
+  /** Sum or Prod of {@code x}, integers and booleans in INT64; the caller closes it. */
+  private io.tfjni.NDArray reduceWidened(String opName, io.tfjni.NDArray x, int[] axes,
+      boolean keepDims) {
+    if (!widensToInt64(x.dataType())) {
+      return reduce(opName, x, axes, keepDims);
+    }
+    try (io.tfjni.NDArray wide = x.cast(io.tfjni.DataType.INT64)) {
+      return reduce(opName, wide, axes, keepDims);
     }
   }
 
@@ -1040,33 +1056,24 @@ public class TfjniNDArray implements NDArray {
     return reduce("Min", axes, keepDims);
   }
 
-  private NDArray boolAsInt(String opName, int[] axes, boolean keepDims) {
-    if (widensToInt64()) {
-      try (NDArray asInt = toType(DataType.INT64, false)) {
-        return ((TfjniNDArray) asInt).reduce(opName, axes, keepDims);
-      }
-    }
-    return reduce(opName, axes, keepDims);
-  }
-
   @Override
   public NDArray sum() {
-    return boolAsInt("Sum", allAxes(), false);
+    return wrap(reduceWidened("Sum", tfArray(), allAxes(), false));
   }
 
   @Override
   public NDArray sum(int[] axes, boolean keepDims) {
-    return boolAsInt("Sum", axes, keepDims);
+    return wrap(reduceWidened("Sum", tfArray(), axes, keepDims));
   }
 
   @Override
   public NDArray prod() {
-    return boolAsInt("Prod", allAxes(), false);
+    return wrap(reduceWidened("Prod", tfArray(), allAxes(), false));
   }
 
   @Override
   public NDArray prod(int[] axes, boolean keepDims) {
-    return boolAsInt("Prod", axes, keepDims);
+    return wrap(reduceWidened("Prod", tfArray(), axes, keepDims));
   }
 
   @Override
@@ -1303,51 +1310,47 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray norm(boolean keepDims) {
-    try (NDArray sq = mul(this); NDArray s = sq.sum(allAxes(), keepDims)) {
-      return s.sqrt();
-    }
+    return wrap(pNorm(2, allAxes(), keepDims));
   }
 
   /** PyTorch's entrywise p-norm over {@code axes} (as DJL's PyTorch engine; any order). */
   @Override
   public NDArray norm(int ord, int[] axes, boolean keepDims) {
-    return pNorm(ord, axes, keepDims);
+    return wrap(pNorm(ord, axes, keepDims));
   }
 
   /** x / max(||x||_p along dim, eps), as torch's normalize; any p, infinities included. */
   @Override
   public NDArray normalize(double exponent, long dim, double eps) {
-    try (NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
-        NDArray m = n.maximum(eps)) {
-      return div(m);
+    try (io.tfjni.NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
+        io.tfjni.NDArray m = n.maximum(eps)) {
+      return wrap(op(divOp()).addInput(tfArray()).addInput(m).build());
     }
   }
 
   /**
    * (sum |x|^p)^(1/p) over the axes; p = 0 counts the non-zero entries, p = +-infinity is the
-   * largest / smallest |x|; orders 1 and 2 skip the powers.
+   * largest / smallest |x|; orders 1 and 2 skip the powers. Sums of integers are INT64, as
+   * {@link #sum}'s.
    */
-  private NDArray pNorm(double p, int[] axes, boolean keepDims) {
-    if (p == 2) {
-      try (NDArray sq = mul(this); NDArray s = sq.sum(axes, keepDims)) {
-        return s.sqrt();
+  private io.tfjni.NDArray pNorm(double p, int[] axes, boolean keepDims) {
+    io.tfjni.NDArray x = tfArray();
+    try (Temporaries t = new Temporaries()) {
+      if (p == 2) {
+        return t.add(reduceWidened("Sum", t.add(x.mul(x)), axes, keepDims)).sqrt();
       }
-    }
-    try (NDArray a = abs()) {
+      io.tfjni.NDArray a = t.add(x.abs());
       if (p == 1) {
-        return a.sum(axes, keepDims);
+        return reduceWidened("Sum", a, axes, keepDims);
       } else if (p == 0) {
-        try (NDArray nonZero = a.gt(0); NDArray counted = nonZero.toType(getDataType(), false)) {
-          return counted.sum(axes, keepDims);
-        }
+        io.tfjni.NDArray counted = t.add(t.add(a.gt(0)).cast(x.dataType()));
+        return reduceWidened("Sum", counted, axes, keepDims);
       } else if (p == Double.POSITIVE_INFINITY) {
-        return a.max(axes, keepDims);
+        return reduce("Max", a, axes, keepDims);
       } else if (p == Double.NEGATIVE_INFINITY) {
-        return a.min(axes, keepDims);
+        return reduce("Min", a, axes, keepDims);
       }
-      try (NDArray powered = a.pow(p); NDArray s = powered.sum(axes, keepDims)) {
-        return s.pow(1 / p);
-      }
+      return t.add(reduceWidened("Sum", t.add(a.pow(p)), axes, keepDims)).pow(1 / p);
     }
   }
 
@@ -1677,187 +1680,41 @@ public class TfjniNDArray implements NDArray {
     }
   }
 
-  // ---- indexing ------------------------------------------------------------------------------
+  // ---- indexing (see Indexing) ----------------------------------------------------------------
 
-  /** Indices as TensorFlow takes them (INT32/INT64); the caller closes a returned cast. */
-  io.tfjni.NDArray indexCast(NDArray index) {
-    io.tfjni.NDArray i = tfOf(index);
-    io.tfjni.DataType t = i.dataType();
-    return t == io.tfjni.DataType.INT32 || t == io.tfjni.DataType.INT64 ? null
-        : i.cast(io.tfjni.DataType.INT64);
-  }
-
-  /**
-   * DJL's gather is torch.gather: {@code out[i][j][k] = this[i][index[i][j][k]][k]} for axis 1,
-   * the index of this array's rank and no larger in the other axes. This array is cut to the
-   * index's extent in the other axes, the axis moved last, and GatherV2 run with every leading
-   * axis a batch axis.
-   */
+  /** torch.gather: {@code out[i][j][k] = this[i][index[i][j][k]][k]} for axis 1. */
   @Override
   public NDArray gather(NDArray index, int axis) {
-    return wrap(takeAlongAxis(index, axis));
+    return wrap(Indexing.takeAlongAxis(tf(), tfArray(), tfOf(index), normAxis(axis)));
   }
 
-  io.tfjni.NDArray takeAlongAxis(NDArray index, int axis) {
-    int r = rank();
-    int a = normAxis(axis);
-    long[] dims = getShape().getShape();
-    long[] indexDims = index.getShape().getShape();
-    if (indexDims.length != r) {
-      throw new IllegalArgumentException("gather: the index must have rank " + r + ", got "
-          + index.getShape());
-    }
-    long[] size = dims.clone();
-    for (int d = 0; d < r; d++) {
-      if (d != a) {
-        if (indexDims[d] > dims[d]) {
-          throw new IllegalArgumentException("gather: index " + index.getShape()
-              + " is larger than " + getShape() + " in axis " + d);
-        }
-        size[d] = indexDims[d];
-      }
-    }
-    int[] perm = Axes.swapWithLast(r, a);
-    try (io.tfjni.NDArray cut = tfArray().slice(new long[r], size);
-        io.tfjni.NDArray moved = cut.transpose(perm);
-        io.tfjni.NDArray cast = indexCast(index);
-        io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm);
-        io.tfjni.NDArray ax = tf().scalar(r - 1);
-        io.tfjni.NDArray taken = op("GatherV2").addInput(moved).addInput(idx).addInput(ax)
-            .setAttr("batch_dims", r - 1).build()) {
-      return taken.transpose(perm);
-    }
-  }
-
-  /**
-   * DJL's gatherNd (MXNet's gather_nd): the index's first axis holds the coordinates, where
-   * TensorFlow's GatherNd wants them in the last; the index is transposed accordingly.
-   */
+  /** MXNet's gather_nd: the index's first axis holds the coordinates. */
   @Override
   public NDArray gatherNd(NDArray index) {
-    int r = index.getShape().dimension();
-    int[] perm = new int[r];
-    for (int i = 0; i < r; i++) {
-      perm[i] = (i + 1) % r;
-    }
-    try (io.tfjni.NDArray cast = indexCast(index);
-        io.tfjni.NDArray idx = (cast == null ? tfOf(index) : cast).transpose(perm)) {
-      return wrap(op("GatherNd").addInput(tfArray()).addInput(idx).build());
-    }
+    return wrap(Indexing.gatherNd(tf(), tfArray(), tfOf(index)));
   }
 
+  /** numpy.take: indices into the flattened array; the result has the index's shape. */
   @Override
   public NDArray take(NDManager target, NDArray index) {
-    // numpy.take: indices into the flattened array; the result has the index's shape.
-    try (io.tfjni.NDArray flat = tfArray().reshape(-1); io.tfjni.NDArray ax = tf().scalar(0);
-        io.tfjni.NDArray cast = indexCast(index)) {
-      return wrapIn(target, op("GatherV2").addInput(flat)
-          .addInput(cast == null ? tfOf(index) : cast).addInput(ax).build());
-    }
+    return wrapIn(target, Indexing.takeFlat(tf(), tfArray(), tfOf(index)));
   }
 
+  /** torch.put: flat indices. */
   @Override
   public NDArray put(NDArray index, NDArray data) {
-    // Flat indices, as torch.put: scatter into the flattened array.
-    try (NDArray flat = flatten(); NDArray idx = index.toType(DataType.INT64, true);
-        NDArray idx2 = idx.reshape(-1, 1); NDArray vals = data.toType(getDataType(), true);
-        NDArray vals1 = vals.flatten();
-        NDArray updated = ((TfjniNDArray) flat).scatterNd(idx2, vals1)) {
-      return updated.reshape(getShape());
-    }
+    return wrap(Indexing.put(tf(), tfArray(), tfOf(index), tfOf(data)));
   }
 
-  private NDArray scatterNd(NDArray indices, NDArray updates) {
-    return wrap(op("TensorScatterUpdate").addInput(tfArray()).addInput(tfOf(indices))
-        .addInput(tfOf(updates)).build());
-  }
-
+  /** torch.scatter: {@code this[p with p[axis] = index[p]] = data[p]} for each p of index. */
   @Override
   public NDArray scatter(NDArray index, NDArray data, int axis) {
-    // torch.scatter: this[p with p[axis] = index[p]] = data[p] for each position p of index.
-    int a = normAxis(axis);
-    Shape is = index.getShape();
-    if (is.size() == 0) {
-      return duplicate();
-    }
-    int r = rank();
-    if (is.dimension() != r || data.getShape().dimension() != r) {
-      throw new IllegalArgumentException("scatter needs index and data of this array's rank "
-          + r + ", got " + is + " and " + data.getShape());
-    }
-    for (int d = 0; d < r; d++) {
-      if (is.get(d) > data.getShape().get(d) || (d != a && is.get(d) > getShape().get(d))) {
-        throw new IllegalArgumentException("scatter: index " + is + " exceeds data "
-            + data.getShape() + " or this array " + getShape() + " on axis " + d);
-      }
-    }
-    int n = Math.toIntExact(is.size());
-    try (Temporaries t = new Temporaries()) {
-      List<io.tfjni.NDArray> columns = new ArrayList<>();
-      long stride = n;
-      for (int d = 0; d < r; d++) {
-        stride /= is.get(d);
-        if (d == a) {
-          io.tfjni.NDArray flat = t.add(tfOf(index).reshape(-1));
-          columns.add(flat.dataType() == io.tfjni.DataType.INT64 ? flat
-              : t.add(flat.cast(io.tfjni.DataType.INT64)));
-        } else {
-          long[] coordinate = new long[n];
-          for (int p = 0; p < n; p++) {
-            coordinate[p] = (p / stride) % is.get(d);
-          }
-          columns.add(t.add(tf().create(coordinate, n)));
-        }
-      }
-      io.tfjni.NDArray coordinates = t.add(tf().opBuilder("Pack").addInputList(columns)
-          .setAttr("axis", 1L).build());
-      io.tfjni.NDArray cut = t.add(tfOf(data).slice(new long[r], is.getShape()));
-      io.tfjni.NDArray flatData = t.add(cut.reshape(-1));
-      io.tfjni.NDArray typed = flatData.dataType() == tfArray().dataType() ? flatData
-          : t.add(flatData.cast(tfArray().dataType()));
-      return wrap(op("TensorScatterUpdate").addInput(tfArray()).addInput(coordinates)
-          .addInput(typed).build());
-    }
+    return wrap(Indexing.scatter(tf(), tfArray(), tfOf(index), tfOf(data), normAxis(axis)));
   }
 
   @Override
   public NDArray booleanMask(NDArray index, int axis) {
-    if (index.getShape().dimension() == 0) {
-      try (NDArray mask = index.reshape(1); NDArray expanded = expandDims(0)) {
-        return expanded.booleanMask(mask, axis);
-      }
-    }
-    if (axis != 0) {
-      return booleanMaskAlong(index, axis);
-    }
-    try (io.tfjni.NDArray where = tf().opBuilder("Where").addInput(tfOf(index)).build()) {
-      return wrap(op("GatherNd").addInput(tfArray()).addInput(where).build());
-    }
-  }
-
-  /**
-   * The mask covers axes [axis, axis + mask rank): they are flattened into one, and the entries
-   * where the flat mask is true are gathered along it (as tf.boolean_mask with an axis).
-   */
-  private NDArray booleanMaskAlong(NDArray index, int axis) {
-    Shape shape = getShape();
-    int start = axis < 0 ? axis + shape.dimension() : axis;
-    int maskRank = index.getShape().dimension();
-    if (start < 0 || start + maskRank > shape.dimension()) {
-      throw new IllegalArgumentException("booleanMask: a rank " + maskRank + " mask at axis "
-          + axis + " does not fit shape " + shape);
-    }
-    Shape flat = shape.slice(0, start).add(-1).addAll(shape.slice(start + maskRank));
-    try (Temporaries t = new Temporaries();
-        NDArray flattened = reshape(flat); NDArray flatMask = index.reshape(-1)) {
-      io.tfjni.NDArray where = t.add(tf().opBuilder("Where").addInput(tfOf(flatMask)).build());
-      io.tfjni.NDArray minusOne = t.add(longVector(-1));
-      io.tfjni.NDArray positions = t.add(tf().opBuilder("Reshape").addInput(where)
-          .addInput(minusOne).build());
-      io.tfjni.NDArray ax = t.add(tf().scalar(start));
-      return wrap(op("GatherV2").addInput(tfOf(flattened)).addInput(positions).addInput(ax)
-          .build());
-    }
+    return wrap(Indexing.booleanMask(tf(), tfArray(), tfOf(index), axis));
   }
 
   /** Sets {@code this[b][t...]} to {@code v} where {@code t >= sequenceLength[b]}. */

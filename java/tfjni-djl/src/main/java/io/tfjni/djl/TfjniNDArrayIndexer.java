@@ -3,14 +3,25 @@ package io.tfjni.djl;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDArrayIndexer;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.index.dim.NDIndexAll;
+import ai.djl.ndarray.index.dim.NDIndexBooleans;
+import ai.djl.ndarray.index.dim.NDIndexElement;
+import ai.djl.ndarray.index.dim.NDIndexNull;
+import ai.djl.ndarray.index.dim.NDIndexPick;
+import ai.djl.ndarray.index.dim.NDIndexTake;
 import ai.djl.ndarray.index.full.NDIndexFullPick;
 import ai.djl.ndarray.index.full.NDIndexFullSlice;
 import ai.djl.ndarray.index.full.NDIndexFullTake;
-import java.util.stream.IntStream;
+import ai.djl.ndarray.types.Shape;
+import java.util.List;
 
 /**
- * get/set by DJL's NDIndex: StridedSlice (+ Squeeze), GatherV2 and TensorStridedSliceUpdate. A
- * get's result belongs to the manager the indexer was made for; its temporaries are native only.
+ * get/set by DJL's NDIndex. DJL's own routing takes slices and integers (StridedSlice,
+ * TensorStridedSliceUpdate), one boolean mask, one rank-1 index array among full slices
+ * (GatherV2) and pick; every other index with arrays or new axes is an {@link AdvancedIndex}, as
+ * in DJL's PyTorch engine. A get's result belongs to the manager the indexer was made for; its
+ * temporaries are native only.
  */
 final class TfjniNDArrayIndexer extends NDArrayIndexer {
   private final NDManager target;
@@ -23,87 +34,128 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
   @Override
   public NDArray get(NDArray array, NDIndexFullPick fullPick) {
     TfjniNDArray a = (TfjniNDArray) array;
-    NDArray indices = fullPick.getIndices();
-    int missing = a.getShape().dimension() - indices.getShape().dimension();
-    if (missing <= 0) {
-      return TfjniNDArray.wrapIn(target, a.takeAlongAxis(indices, fullPick.getAxis()));
-    }
-    // Indices for the leading axes: trailing axes of size 1 (one pick per row).
-    long[] dims = java.util.Arrays.copyOf(indices.getShape().getShape(),
-        a.getShape().dimension());
-    java.util.Arrays.fill(dims, indices.getShape().dimension(), dims.length, 1);
-    try (NDArray expanded = indices.reshape(dims)) {
-      return TfjniNDArray.wrapIn(target, a.takeAlongAxis(expanded, fullPick.getAxis()));
-    }
+    return TfjniNDArray.wrapIn(target, Indexing.pick(a.tf(), a.tfArray(),
+        a.tfOf(fullPick.getIndices()), fullPick.getAxis()));
   }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullTake fullTake) {
     TfjniNDArray a = (TfjniNDArray) array;
-    NDArray index = fullTake.getIndices();
-    try (io.tfjni.NDArray ax = a.tf().scalar(fullTake.getAxis());
-        io.tfjni.NDArray cast = a.indexCast(index)) {
-      return TfjniNDArray.wrapIn(target, a.op("GatherV2").addInput(a.tfArray())
-          .addInput(cast == null ? a.tfOf(index) : cast).addInput(ax).build());
-    }
+    return TfjniNDArray.wrapIn(target, Indexing.take(a.tf(), a.tfArray(),
+        a.tfOf(fullTake.getIndices()), fullTake.getAxis()));
   }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullSlice fullSlice) {
     TfjniNDArray a = (TfjniNDArray) array;
-    int[] toSqueeze = fullSlice.getToSqueeze();
-    try (io.tfjni.NDArray begin = a.longVector(fullSlice.getMin());
-        io.tfjni.NDArray end = a.longVector(fullSlice.getMax());
-        io.tfjni.NDArray strides = a.longVector(fullSlice.getStep());
-        io.tfjni.NDArray sliced = a.op("StridedSlice").addInput(a.tfArray()).addInput(begin)
-            .addInput(end).addInput(strides).build()) {
-      if (toSqueeze == null || toSqueeze.length == 0) {
-        return TfjniNDArray.wrapIn(target, a.op("Identity").addInput(sliced).build());
-      }
-      long[] axes = IntStream.of(toSqueeze).asLongStream().toArray();
-      return TfjniNDArray.wrapIn(target, a.op("Squeeze").addInput(sliced)
-          .setAttr("squeeze_dims", axes).build());
+    return TfjniNDArray.wrapIn(target, Indexing.stridedSlice(a.tf(), a.tfArray(),
+        fullSlice.getMin(), fullSlice.getMax(), fullSlice.getStep(), fullSlice.getToSqueeze()));
+  }
+
+  @Override
+  public NDArray get(NDArray array, NDIndex index) {
+    if (!isAdvanced(index, true)) {
+      return super.get(array, index);
     }
+    TfjniNDArray a = (TfjniNDArray) array;
+    try (Temporaries t = new Temporaries()) {
+      AdvancedIndex advanced = new AdvancedIndex(a.tf(), t, a.getShape().getShape(), index,
+          a::tfOf);
+      return TfjniNDArray.wrapIn(target, advanced.get(a.tfArray()));
+    }
+  }
+
+  @Override
+  public void set(NDArray array, NDIndex index, Object value) {
+    if (!isAdvanced(index, false)) {
+      super.set(array, index, value);
+      return;
+    }
+    TfjniNDArray a = (TfjniNDArray) array;
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray raw;
+      if (value instanceof Number) {
+        raw = t.add(a.scalar((Number) value));
+      } else if (value instanceof NDArray) {
+        raw = a.tfOf((NDArray) value);
+      } else {
+        throw new IllegalArgumentException("a value to set is an NDArray or a Number, got "
+            + (value == null ? "null" : value.getClass().getName()));
+      }
+      AdvancedIndex advanced = new AdvancedIndex(a.tf(), t, a.getShape().getShape(), index,
+          a::tfOf);
+      a.intern(a.wrap(advanced.set(a.tfArray(), raw)));
+    }
+  }
+
+  /**
+   * Whether {@code index} needs {@link AdvancedIndex}: it has index arrays or new axes that DJL's
+   * routing does not take (one boolean mask alone; for a get, one rank-1 index array among full
+   * slices), or an ellipsis before them, which that routing does not count.
+   */
+  private static boolean isAdvanced(NDIndex index, boolean forGet) {
+    List<NDIndexElement> elements = index.getIndices();
+    int arrays = 0;
+    boolean onlyFullSlices = true;
+    NDIndexTake take = null;
+    for (NDIndexElement element : elements) {
+      if (element instanceof NDIndexPick) {
+        return false;
+      }
+      if (element instanceof NDIndexTake || element instanceof NDIndexBooleans
+          || element instanceof NDIndexNull) {
+        arrays++;
+        take = element instanceof NDIndexTake ? (NDIndexTake) element : null;
+      } else if (!(element instanceof NDIndexAll)) {
+        onlyFullSlices = false;
+      }
+    }
+    if (arrays == 0) {
+      return false;
+    }
+    int ellipsis = index.getEllipsisIndex();
+    if (ellipsis >= 0 && ellipsis < elements.size()) {
+      return true;
+    }
+    if (elements.size() == 1 && elements.get(0) instanceof NDIndexBooleans) {
+      return false;
+    }
+    return !(forGet && arrays == 1 && take != null && onlyFullSlices
+        && take.getIndex().getShape().isRankOne());
   }
 
   @Override
   public void set(NDArray array, NDIndexFullSlice fullSlice, NDArray value) {
     TfjniNDArray a = (TfjniNDArray) array;
-    try (NDArray typed = value.toType(a.getDataType(), true);
-        NDArray fitted = fit(typed, fullSlice)) {
-      update(a, fullSlice, fitted);
+    try (Temporaries t = new Temporaries()) {
+      update(a, fullSlice, fit(t, a.tfOf(value), fullSlice));
     }
   }
 
   /** The value in the slice's (unsqueezed) shape: reshaped if it has its size, else broadcast. */
-  private static NDArray fit(NDArray value, NDIndexFullSlice fullSlice) {
-    ai.djl.ndarray.types.Shape shape = fullSlice.getShape();
-    if (value.getShape().size() == shape.size()) {
-      return value.reshape(shape);
+  private static io.tfjni.NDArray fit(Temporaries t, io.tfjni.NDArray value,
+      NDIndexFullSlice fullSlice) {
+    long[] shape = fullSlice.getShape().getShape();
+    if (value.size() == fullSlice.getShape().size()) {
+      return t.add(value.reshape(shape));
     }
-    ai.djl.ndarray.types.Shape squeezed = fullSlice.getSqueezedShape();
-    ai.djl.ndarray.types.Shape broadcastTo =
-        value.getShape().dimension() <= squeezed.dimension() ? squeezed : shape;
-    try (NDArray b = value.broadcast(broadcastTo)) {
-      return b.reshape(shape);
-    }
+    Shape squeezed = fullSlice.getSqueezedShape();
+    long[] broadcastTo = value.shape().length <= squeezed.dimension() ? squeezed.getShape()
+        : shape;
+    return t.add(t.add(value.broadcastTo(broadcastTo)).reshape(shape));
   }
 
-  private static void update(TfjniNDArray a, NDIndexFullSlice fullSlice, NDArray value) {
-    try (io.tfjni.NDArray begin = a.longVector(fullSlice.getMin());
-        io.tfjni.NDArray end = a.longVector(fullSlice.getMax());
-        io.tfjni.NDArray strides = a.longVector(fullSlice.getStep())) {
-      NDArray updated = a.wrap(a.op("TensorStridedSliceUpdate").addInput(a.tfArray())
-          .addInput(begin).addInput(end).addInput(strides).addInput(a.tfOf(value)).build());
-      a.intern(updated);
-    }
+  private static void update(TfjniNDArray a, NDIndexFullSlice fullSlice,
+      io.tfjni.NDArray value) {
+    a.intern(a.wrap(Indexing.updateStridedSlice(a.tf(), a.tfArray(), fullSlice.getMin(),
+        fullSlice.getMax(), fullSlice.getStep(), value)));
   }
 
   @Override
   public void set(NDArray array, NDIndexFullSlice fullSlice, Number value) {
     TfjniNDArray a = (TfjniNDArray) array;
-    try (NDArray filled = a.wrap(a.tf().full(a.tfType(), value,
-        fullSlice.getShape().getShape()))) {
+    try (io.tfjni.NDArray filled = a.tf().full(a.tfType(), value,
+        fullSlice.getShape().getShape())) {
       update(a, fullSlice, filled);
     }
   }

@@ -38,6 +38,17 @@ class NormMaskFlipTest extends ManagerTest {
   }
 
   @Test
+  void integerNormsSumInInt64AsDjlsSum() {
+    // toLongArray refuses any other type than INT64.
+    try (NDArray x = manager.create(new int[] {1, -2, 3, 4}, new Shape(2, 2));
+        NDArray one = x.norm(1, new int[] {1}, false);
+        NDArray zero = x.norm(0, new int[] {0, 1}, false)) {
+      assertArrayEquals(new long[] {3, 7}, one.toLongArray());
+      assertArrayEquals(new long[] {4}, zero.toLongArray());
+    }
+  }
+
+  @Test
   void normalizeWithAnyP() {
     try (NDArray x = matrix(); NDArray inf = x.normalize(Double.POSITIVE_INFINITY, 1);
         NDArray cubic = x.normalize(3, 0); NDArray one = x.normalize(1, 1)) {

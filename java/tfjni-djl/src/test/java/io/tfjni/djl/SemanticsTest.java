@@ -59,6 +59,25 @@ class SemanticsTest extends ManagerTest {
   }
 
   @Test
+  void putWritesAtFlatIndicesInTheArraysType() {
+    NDArray a = matrix(3, 4);
+    NDArray index = manager.create(new float[] {11, 0, 5});
+    NDArray put = a.put(index, manager.create(new int[] {-1, -2, -3}));
+    assertEquals(new Shape(3, 4), put.getShape());
+    assertArrayEquals(new float[] {-2, 1, 2, 3, 4, -3, 6, 7, 8, 9, 10, -1}, put.toFloatArray());
+  }
+
+  @Test
+  void pickTakesOneEntryPerRowOfAShorterIndex() {
+    NDArray a = matrix(3, 4);
+    NDArray picked = a.get(new NDIndex().addAllDim().addPickDim(
+        manager.create(new long[] {3, 0, 2})));
+    // rows 0, 1, 2 at columns 3, 0, 2; the picked axis kept with size 1
+    assertEquals(new Shape(3, 1), picked.getShape());
+    assertArrayEquals(new float[] {3, 4, 10}, picked.toFloatArray());
+  }
+
+  @Test
   void sumsOfIntegersAreInt64() {
     NDArray a = manager.create(new byte[] {(byte) 200, (byte) 100}, new Shape(2));
     NDArray u8 = a.toType(DataType.UINT8, false);
