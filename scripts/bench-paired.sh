@@ -18,9 +18,9 @@
 #   PAIRED_CASE=mlp_b1          the benchmark case
 #   PAIRED_THREADINGS="caller pooled"
 #   PAIRED_THREADS="1 2 4"      caller threads (latency is timed at 1)
-#   PAIRED_PAIRS=100            measured pairs per thread count and threading (the median of 100
-#                               per-pair ratios moves by about 1% between runs where the pairs'
-#                               quartiles are 8% apart)
+#   PAIRED_PAIRS=100            measured pairs per thread count and threading (two runs on 2
+#                               cores shared with other builds: the latency ratios' medians 0.1% to
+#                               1.8% apart, the calls/s ratios' up to 6%)
 #   PAIRED_WARMUP_PAIRS=5       unmeasured pairs first, per thread count (the JIT compiles the
 #                               map API's path in the first second)
 #   PAIRED_SLICE_MS=100         one contender's slice (short, so that load from other processes

@@ -406,6 +406,10 @@ def at_most(limit):
     return lambda r: r <= limit
 
 
+def at_least(limit):
+    return lambda r: r >= limit
+
+
 def targets(res):
     """The pooled configuration's targets: latency ratios to the floor, bytes per call, RSS growth."""
     rows = TargetsTable(res, POOLED)
@@ -445,13 +449,13 @@ def caller_targets(res):
             bound = f" ≥ {limit:.2f}×" if limit else ""
             ratio_target(res, rows, f"{NAMES[contender]}: {TARGET_CASE} calls/s at {t} callers{bound} the "
                          "floor's (both caller thread)", CALLER, contender,
-                         (lambda r, limit=limit: r >= limit) if limit else None, threads=t)
+                         at_least(limit) if limit else None, threads=t)
     return rows.markdown()
 
 
 PAIRED_CONTENDERS = ["tfjniFast", "tfjniMap"]
 PAIRED_JUDGES = (" A ratio to the floor is judged by the paired run (`scripts/bench-paired.sh`: the floor, "
-                 "the fast path and the map API in one process, in alternating slices; see \"How it was "
+                 "the fast path and the map API in one process, in turn in short slices; see \"How it was "
                  "measured\") where it measured it, \"(paired)\"; else by the separate processes' medians, "
                  "\"(separate)\".")
 
@@ -651,9 +655,9 @@ def write_markdown(res, md_path, png_path):
                 f"#### {case}: floor, fast path and map API paired in one process",
                 "",
                 "The C API floor and tfjni's fast path and map API in one JVM, on the same threads and the "
-                "same libtensorflow, in slices (`scripts/bench-paired.sh`): per pair and Java contender, its "
-                "ratio to the floor slice next to its own of calls/s (summed over the callers) and, at one "
-                "caller, of median latency; shown as the median of the pairs with, in brackets, the middle "
+                "same libtensorflow, in slices (`scripts/bench-paired.sh`): per pair and Java contender, the "
+                "ratio of its calls/s (summed over the callers) to the floor's in the slice next to its own "
+                "and, at one caller, of its median latency to the floor's; shown as the median of the pairs with, in brackets, the middle "
                 "half of them and the medians of the first and the second half of the pairs (how far the "
                 "median moved during the run). \"separate\" is the same "
                 "ratio from the table above, whose contenders ran in their own processes minutes apart. "
@@ -755,8 +759,8 @@ def write_markdown(res, md_path, png_path):
             "one JVM, on the same worker threads and the same libtensorflow, and runs them in turn: all "
             "threads run one contender for a slice, then all the next. A pair is three slices with the "
             "floor's in the middle; the fast path and the map API swap sides every pair, so each is compared "
-            "with a floor slice next to its own and runs first in half of the pairs; warm-up pairs come "
-            "first. Drift slower than a pair hits both sides of a ratio alike, so each pair's ratio is "
+            "with a floor slice next to its own and runs before it in half of the pairs, after it in the "
+            "other half; warm-up pairs come first. Drift slower than a pair hits both sides of a ratio alike, so each pair's ratio is "
             "taken under one machine speed; the median of the pairs judges every latency and throughput "
             "ratio target it measured (both threading configurations), the quartiles show how much the "
             "pairs still disagree and the medians of the two halves how far the median moved in the run.",
