@@ -49,7 +49,7 @@ public final class PairedCallerBench {
       int sliceMillis) {
     static Options parse(String[] args) {
       List<String> positional = new ArrayList<>();
-      int pairs = 60;
+      int pairs = 100;
       int warmupPairs = 5;
       int sliceMillis = 100;
       for (String arg : args) {
