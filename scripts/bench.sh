@@ -14,9 +14,10 @@
 # dispatch of one AddV2. Then, once per contender, RSS after 1e4 and 1e6 calls on
 # mlp_b1 and text_b8, and instructions per call on mlp_b1's calling thread, counted
 # by callgrind (scripts/bench-instructions.sh), which the machine's load cannot
-# change. After the rounds, once: the floor and the fast path paired in one process
-# on mlp_b1 (scripts/bench-paired.sh, ~2 min), alternating on the same threads
-# in short slices, whose per-pair ratios judge the caller-thread targets.
+# change. After the rounds, once: the floor, the fast path and the map API paired in
+# one process on mlp_b1 (scripts/bench-paired.sh, ~4 min), in turn on the same threads
+# in short slices, whose per-pair ratios to the floor judge the report's latency and
+# throughput ratio targets in both threading configurations (the rounds' ratios shown beside).
 # Raw results: build/bench-results/<timestamp>/.
 # scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
 #
@@ -52,7 +53,7 @@ done
 # inter_op_parallelism_threads of each threading (intra-op is 2 in both).
 declare -A INTER_OP=([pooled]=2 [caller]=-1)
 
-# Budget of a full run on 2 quiet cores, ~62 min: building ~2 min (when tfjni is
+# Budget of a full run on 2 quiet cores, ~64 min: building ~2 min (when tfjni is
 # built already); per round ~14.5 min: 98 JMH runs (~3.5 s each to start two JVMs,
 # load TensorFlow and the model) measuring 6 s (latency), 3 s (throughput) or
 # 5 s (eager), the floor ~14 s per case and threading, eager C++ ~7 s; 3 rounds
@@ -60,7 +61,7 @@ declare -A INTER_OP=([pooled]=2 [caller]=-1)
 # RSS: 1e6 calls of text_b8 (~0.1 ms each) and mlp_b1 (~20-60 us) per
 # contender, ~10 min one at a time, ~7.5 min two at a time. Instructions: ~0.5 min
 # per C++ contender and ~1.5 to 3.5 min per Java one under valgrind, ~7 min per
-# threading configuration. Paired: ~2 min.
+# threading configuration. Paired: ~4 min.
 if [[ "$BENCH_QUICK" == 1 ]]; then
   ROUNDS="${ROUNDS:-1}"
   JMH_LATENCY=(-wi 1 -w 500ms -i 2 -r 500ms)
@@ -192,7 +193,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 
 if [[ " ${CASES[*]} " == *" mlp_b1 "* && " ${CONTENDERS[*]} " == *" tfjniFast "* ]]; then
-  step "Paired, same process: the floor and tfjni's fast path alternating on mlp_b1 (scripts/bench-paired.sh)"
+  step "Paired, same process: the floor, tfjni's fast path and map API in turn on mlp_b1 (scripts/bench-paired.sh)"
   run paired env BENCH_QUICK="$BENCH_QUICK" PAIRED_CASE=mlp_b1 PAIRED_THREADINGS="${THREADINGS[*]}" \
     "$ROOT/scripts/bench-paired.sh" "$OUT/paired"
 fi

@@ -12,15 +12,18 @@ RESULTS_DIR is what scripts/bench.sh leaves in build/bench-results/<timestamp>/:
   round-N/eager-C.json                 JMH avgt mode, gc profiler (tfjni, tfJava)
   rss-C-CASE.jsonl                     RSS probe lines {"contender", "case", "calls", "rss_kb", ...}
   instructions/instructions.jsonl      callgrind counts per call (scripts/bench-instructions.sh)
-  paired/paired-H-CASE.jsonl           the floor and the fast path paired in one process
-                                       (scripts/bench-paired.sh): a line per pair, a summary per
-                                       thread count; absent from runs before it existed
+  paired/paired-H-CASE.jsonl           the floor, the fast path and the map API paired in one
+                                       process (scripts/bench-paired.sh): a line per pair, a
+                                       summary per thread count; absent from runs before it existed
+                                       (and the map API absent from runs before it was paired)
 H is the threading configuration, pooled (inter-op pool of 2) or caller (inter-op
 -1: every op on the calling thread); it is read from the results themselves (the
 floor's context inter_op_threads, JMH's parameter threading, the instruction
 lines' threading), so results from before it existed read as pooled.
 Every number in the report is computed here from those files (medians over the
-rounds); nothing is typed in by hand. Missing files show as "—".
+rounds, or over the pairs); nothing is typed in by hand. Missing files show as "—".
+Where the paired run measured a latency or throughput ratio to the floor, its median
+over the pairs judges the target and the separate processes' ratio is shown beside it.
 """
 import argparse
 import json
@@ -115,6 +118,18 @@ def load_json(path):
         return json.load(f)
 
 
+PAIRED_RATIOS = ("calls_per_s_ratio", "calls_per_cpu_s_ratio", "p50_ratio")
+
+
+def paired_summary(line):
+    """A PairedCallerBench summary with each Java contender's ratios to the floor in its own entry
+    ("tfjniFast": {"p50_ratio": ...}); runs from before the map API was paired kept the fast path's
+    ratios at the top of the line."""
+    if "calls_per_s_ratio" in line:
+        line = dict(line, tfjniFast=dict(line["tfjniFast"], **{r: line.get(r) for r in PAIRED_RATIOS}))
+    return line
+
+
 class Results:
     """Per-round values of every metric, keyed by (contender, case)."""
 
@@ -148,7 +163,7 @@ class Results:
                 if line.startswith("{"):
                     p = json.loads(line)
                     if p.get("kind") == "summary":
-                        self.paired[(p["threading"], p["case"], p["threads"])] = p
+                        self.paired[(p["threading"], p["case"], p["threads"])] = paired_summary(p)
         # A partial run (BENCH_CASES) reports only the cases it ran.
         self.cases = [c for c in self.cases if any(case == c for (_, case) in self.values)] or self.cases
 
@@ -288,8 +303,12 @@ def byte_count(b):
 
 
 def quartiles(q):
-    """A paired ratio: its median over the pairs, then the middle half of the pairs."""
-    return DASH if not q else f"{q['median']:.2f}× [{q['q1']:.2f}–{q['q3']:.2f}]"
+    """A paired ratio: its median over the pairs, then the middle half of the pairs and, where
+    given, the medians of the first and the second half of the pairs."""
+    if not q:
+        return DASH
+    halves = f"; halves {q['halves'][0]:.2f}, {q['halves'][1]:.2f}" if q.get("halves") else ""
+    return f"{q['median']:.2f}× [{q['q1']:.2f}–{q['q3']:.2f}{halves}]"
 
 
 def mb(kb):
@@ -334,114 +353,138 @@ def case_info(res, name):
     return f"{CASE_TITLES.get(c['model'], c['model'])}; input {c['input_dtype']} [{shape}]"
 
 
+def verdict(ok):
+    return "no data" if ok is None else ("PASS" if ok else "**MISS**")
+
+
+class TargetsTable:
+    """The targets of one threading configuration. Where the paired run measured that configuration,
+    a ratio target shows the median over its pairs beside the separate processes' median over the
+    rounds and is judged by the paired one; its result says which judged."""
+
+    def __init__(self, res, threading):
+        self.paired = any(t == threading and c == TARGET_CASE for (t, c, _) in res.paired)
+        self.rows = []
+
+    def ratio(self, target, separate, separate_ratio, pair, pair_ratio, judge):
+        """judge(ratio) -> bool, or None for a ratio that is only reported."""
+        r = pair_ratio if pair_ratio is not None else separate_ratio
+        result = "reported" if judge is None else verdict(None if r is None else judge(r))
+        if self.paired and judge is not None and r is not None:
+            result += " (paired)" if pair_ratio is not None else " (separate)"
+        self.rows.append([target] + ([pair] if self.paired else []) + [separate, result])
+
+    def measured(self, target, value, ok):
+        """A target the paired run does not measure (bytes, RSS)."""
+        self.rows.append([target] + ([DASH] if self.paired else []) + [value, verdict(ok)])
+
+    def markdown(self):
+        header = ["target"] + (["paired, same process: median [quartiles; halves] of the pairs"] if self.paired
+                               else []) + \
+            ["separate processes: median over rounds" if self.paired else "measured (median over rounds)", "result"]
+        return table(header, self.rows, numeric=False)
+
+
+def ratio_target(res, targets, label, threading, contender, judge, threads=None):
+    """A contender over the floor on TARGET_CASE, both in `threading`: median latency at one caller,
+    or calls/s at `threads` callers. The paired run's ratio where it measured it, beside the
+    separate processes' ratio of medians."""
+    metric, paired_metric, unit = ("p50_us", "p50_us", " µs") if threads is None else \
+        (f"calls_per_s_t{threads}", "calls_per_s", "")
+    value = res.median(key(contender, threading), TARGET_CASE, metric)
+    floor = res.median(key(FLOOR, threading), TARGET_CASE, metric)
+    r = ratio(value, floor)
+    p = res.paired.get((threading, TARGET_CASE, threads or 1))
+    q = p and p.get(contender, {}).get("p50_ratio" if threads is None else "calls_per_s_ratio")
+    pair = DASH if not q else (f"{quartiles(q)} ({num(p[contender][paired_metric])} vs "
+                               f"{num(p[FLOOR][paired_metric])}{unit}, {p['pairs']} pairs)")
+    targets.ratio(label, f"{times(r)} ({num(value)} vs {num(floor)}{unit})" if r else DASH, r,
+                  pair, q["median"] if q else None, judge)
+
+
+def at_most(limit):
+    return lambda r: r <= limit
+
+
+def at_least(limit):
+    return lambda r: r >= limit
+
+
 def targets(res):
-    rows = []
-
-    def verdict(ok):
-        return "no data" if ok is None else ("PASS" if ok else "**MISS**")
-
-    floor = res.median(FLOOR, TARGET_CASE, "p50_us")
+    """The pooled configuration's targets: latency ratios to the floor, bytes per call, RSS growth."""
+    rows = TargetsTable(res, POOLED)
     for contender, limit in (("tfjniFast", FAST_MAX_RATIO), ("tfjniMap", MAP_MAX_RATIO)):
-        value = res.median(contender, TARGET_CASE, "p50_us")
-        r = ratio(value, floor)
-        rows.append([f"{NAMES[contender]}: {TARGET_CASE} median latency ≤ {limit:.2f}× the C API floor",
-                     f"{times(r)} ({num(value)} vs {num(floor)} µs)" if r else DASH,
-                     verdict(None if r is None else r <= limit)])
+        ratio_target(res, rows, f"{NAMES[contender]}: {TARGET_CASE} median latency ≤ {limit:.2f}× the C API floor",
+                     POOLED, contender, at_most(limit))
     b = res.median("tfjniFast", TARGET_CASE, "bytes_per_call")
-    rows.append([f"{NAMES['tfjniFast']}: 0 B allocated per call, {TARGET_CASE} (JMH gc profiler)",
-                 DASH if b is None else f"{b:.3f} B/call",
-                 verdict(None if b is None else b < ZERO_ALLOC_BELOW)])
+    rows.measured(f"{NAMES['tfjniFast']}: 0 B allocated per call, {TARGET_CASE} (JMH gc profiler)",
+                  DASH if b is None else f"{b:.3f} B/call", None if b is None else b < ZERO_ALLOC_BELOW)
     # JMH's B/call also counts JMH's own few KB per iteration, which the CNN's few calls per
     # iteration cannot dilute; the RSS probe counts the calling thread's bytes inside the calls only.
     for case in res.meta["settings"]["rss_cases"]:
         b = res.steady_bytes_per_call("tfjniFast", case)
-        rows.append([f"{NAMES['tfjniFast']}: 0 B allocated per call, {case} (thread's allocated "
-                     f"bytes over {calls_range(res, 'tfjniFast', case)} calls)",
-                     DASH if b is None else f"{b:.4f} B/call",
-                     verdict(None if b is None else b < ZERO_ALLOC_BELOW)])
+        rows.measured(f"{NAMES['tfjniFast']}: 0 B allocated per call, {case} (thread's allocated "
+                      f"bytes over {calls_range(res, 'tfjniFast', case)} calls)",
+                      DASH if b is None else f"{b:.4f} B/call", None if b is None else b < ZERO_ALLOC_BELOW)
     for contender in ("tfjniFast", "tfjniMap"):
         for case in res.meta["settings"]["rss_cases"]:
             g = res.rss_growth_mb(contender, case)
-            rows.append([f"{NAMES[contender]}: RSS growth from {calls_range(res, contender, case)} calls "
-                         f"≤ {RSS_MAX_GROWTH_MB:.0f} MB, {case}",
-                         DASH if g is None else f"{g:+.2f} MB",
-                         verdict(None if g is None else g <= RSS_MAX_GROWTH_MB)])
-    return table(["target", "measured (median over rounds)", "result"], rows, numeric=False)
+            rows.measured(f"{NAMES[contender]}: RSS growth from {calls_range(res, contender, case)} calls "
+                          f"≤ {RSS_MAX_GROWTH_MB:.0f} MB, {case}",
+                          DASH if g is None else f"{g:+.2f} MB", None if g is None else g <= RSS_MAX_GROWTH_MB)
+    return rows.markdown()
 
 
 def caller_targets(res):
     """The caller-thread targets: mlp_b1 with every op on the calling thread, against the floor in the
-    same configuration; TensorFlow Java's ratios are reported, not judged. Where the paired run
-    (scripts/bench-paired.sh) measured the fast path, its median over the pairs judges it: the
-    separate processes' medians stay beside it."""
-    rows = []
-    paired = any(t == CALLER and c == TARGET_CASE for (t, c, _) in res.paired)
-
-    def verdict(ok):
-        return "no data" if ok is None else ("PASS" if ok else "**MISS**")
-
-    def row(target, separate, separate_ratio, pair, pair_ratio, judge):
-        """judge(ratio) -> bool, or None for a ratio that is only reported."""
-        r = pair_ratio if pair_ratio is not None else separate_ratio
-        result = "reported" if judge is None else verdict(None if r is None else judge(r))
-        if paired and judge is not None and r is not None:
-            result += " (paired)" if pair_ratio is not None else " (separate)"
-        rows.append([target] + ([pair] if paired else []) + [separate, result])
-
-    floor_key = key(FLOOR, CALLER)
-    floor = res.median(floor_key, TARGET_CASE, "p50_us")
-    latency = res.paired.get((CALLER, TARGET_CASE, 1))
+    same configuration; TensorFlow Java's ratios are reported, not judged."""
+    rows = TargetsTable(res, CALLER)
     for contender, limit in (("tfjniFast", CALLER_FAST_MAX_RATIO), ("tfjniMap", CALLER_MAP_MAX_RATIO),
                              (TF_JAVA, None)):
-        value = res.median(key(contender, CALLER), TARGET_CASE, "p50_us")
-        r = ratio(value, floor)
         bound = f" ≤ {limit:.2f}×" if limit else ""
-        pair, pair_ratio = DASH, None
-        if contender == "tfjniFast" and latency and latency.get("p50_ratio"):
-            pair_ratio = latency["p50_ratio"]["median"]
-            pair = (f"{quartiles(latency['p50_ratio'])} ({num(latency['tfjniFast']['p50_us'])} vs "
-                    f"{num(latency['c_api']['p50_us'])} µs, {latency['pairs']} pairs)")
-        row(f"{NAMES[contender]}: {TARGET_CASE} median latency{bound} the floor's (both caller thread)",
-            f"{times(r)} ({num(value)} vs {num(floor)} µs)" if r else DASH, r, pair, pair_ratio,
-            (lambda x, limit=limit: x <= limit) if limit else None)
+        ratio_target(res, rows, f"{NAMES[contender]}: {TARGET_CASE} median latency{bound} the floor's "
+                     "(both caller thread)", CALLER, contender, at_most(limit) if limit else None)
     for contender, limit in (("tfjniFast", CALLER_FAST_MIN_THROUGHPUT_RATIO), (TF_JAVA, None)):
         for t in (2, 4):
-            value = res.median(key(contender, CALLER), TARGET_CASE, f"calls_per_s_t{t}")
-            base = res.median(floor_key, TARGET_CASE, f"calls_per_s_t{t}")
-            r = ratio(value, base)
             bound = f" ≥ {limit:.2f}×" if limit else ""
-            p = res.paired.get((CALLER, TARGET_CASE, t)) if contender == "tfjniFast" else None
-            pair = DASH if not p else (f"{quartiles(p['calls_per_s_ratio'])} ({num(p['tfjniFast']['calls_per_s'])} "
-                                       f"vs {num(p['c_api']['calls_per_s'])}, {p['pairs']} pairs)")
-            row(f"{NAMES[contender]}: {TARGET_CASE} calls/s at {t} callers{bound} the floor's (both caller thread)",
-                f"{times(r)} ({num(value)} vs {num(base)})" if r else DASH, r, pair,
-                p["calls_per_s_ratio"]["median"] if p else None,
-                (lambda x, limit=limit: x >= limit) if limit else None)
-    header = ["target"] + (["paired, same process: median [quartiles] of the pairs"] if paired else []) + \
-        ["separate processes: median over rounds" if paired else "measured (median over rounds)", "result"]
-    return table(header, rows, numeric=False)
+            ratio_target(res, rows, f"{NAMES[contender]}: {TARGET_CASE} calls/s at {t} callers{bound} the "
+                         "floor's (both caller thread)", CALLER, contender,
+                         at_least(limit) if limit else None, threads=t)
+    return rows.markdown()
+
+
+PAIRED_CONTENDERS = ["tfjniFast", "tfjniMap"]
+PAIRED_JUDGES = (" A ratio to the floor is judged by the paired run (`scripts/bench-paired.sh`: the floor, "
+                 "the fast path and the map API in one process, in turn in short slices; see \"How it was "
+                 "measured\") where it measured it, \"(paired)\"; else by the separate processes' medians, "
+                 "\"(separate)\".")
 
 
 def paired_table(res, case):
-    """The floor and the fast path paired in one process, beside the separate processes' ratios."""
+    """The floor and each Java contender paired in one process, beside the separate processes' ratios."""
     rows = []
     for (threading, c, threads), p in sorted(res.paired.items(),
                                              key=lambda kv: (THREADINGS.index(kv[0][0]), kv[0][2])):
         if c != case:
             continue
-        floor, fast = key(FLOOR, threading), key("tfjniFast", threading)
-        separate_rate = ratio(res.median(fast, case, f"calls_per_s_t{threads}"),
-                              res.median(floor, case, f"calls_per_s_t{threads}"))
-        separate_p50 = ratio(res.median(fast, case, "p50_us"), res.median(floor, case, "p50_us"))
-        rows.append([THREADING_NAMES[threading], threads, f"{p['pairs']} × 2 × {p['slice_ms']} ms",
-                     num(p["c_api"]["calls_per_s"]), num(p["tfjniFast"]["calls_per_s"]),
-                     quartiles(p["calls_per_s_ratio"]), times(separate_rate),
-                     quartiles(p.get("calls_per_cpu_s_ratio")),
-                     num(p["c_api"]["p50_us"]), num(p["tfjniFast"]["p50_us"]),
-                     quartiles(p.get("p50_ratio")), times(separate_p50) if threads == 1 else DASH])
-    return table(["threading", "callers", "slices", "floor calls/s", "fast calls/s",
-                  "fast ÷ floor calls/s, paired", "separate", "fast ÷ floor calls per CPU-s, paired",
-                  "floor p50 µs", "fast p50 µs", "fast ÷ floor p50, paired", "separate"], rows)
+        contenders = [j for j in PAIRED_CONTENDERS if p.get(j, {}).get("calls_per_s_ratio")]
+        floor = key(FLOOR, threading)
+        for contender in contenders:
+            k = key(contender, threading)
+            separate_rate = ratio(res.median(k, case, f"calls_per_s_t{threads}"),
+                                  res.median(floor, case, f"calls_per_s_t{threads}"))
+            separate_p50 = ratio(res.median(k, case, "p50_us"), res.median(floor, case, "p50_us"))
+            mine = p[contender]
+            rows.append([THREADING_NAMES[threading], threads, NAMES[contender],
+                         f"{p['pairs']} × {1 + len(contenders)} × {p['slice_ms']} ms",
+                         num(p[FLOOR]["calls_per_s"]), num(mine["calls_per_s"]),
+                         quartiles(mine["calls_per_s_ratio"]), times(separate_rate),
+                         quartiles(mine.get("calls_per_cpu_s_ratio")),
+                         num(p[FLOOR]["p50_us"]), num(mine["p50_us"]),
+                         quartiles(mine.get("p50_ratio")), times(separate_p50) if threads == 1 else DASH])
+    return table(["threading", "callers", "contender", "slices", "floor calls/s", "calls/s",
+                  "÷ floor calls/s, paired", "separate", "÷ floor calls per CPU-s, paired",
+                  "floor p50 µs", "p50 µs", "÷ floor p50, paired", "separate"], rows)
 
 
 def session_threads(res):
@@ -570,7 +613,8 @@ def write_markdown(res, md_path, png_path):
         "",
         "## Targets",
         "",
-        "With TensorFlow's inter-op pool (the pooled configuration).",
+        "With TensorFlow's inter-op pool (the pooled configuration)."
+        + (PAIRED_JUDGES if TargetsTable(res, POOLED).paired else ""),
         "",
         targets(res),
         "",
@@ -580,7 +624,8 @@ def write_markdown(res, md_path, png_path):
             "## Targets with every op on the calling thread",
             "",
             "Each contender and the floor with inter-op threads -1 (`SessionOptions.runOnCallerThread()` "
-            "in tfjni, the same ConfigProto for the floor and TensorFlow Java).",
+            "in tfjni, the same ConfigProto for the floor and TensorFlow Java)."
+            + (PAIRED_JUDGES if TargetsTable(res, CALLER).paired else ""),
             "",
             caller_targets(res),
             "",
@@ -607,12 +652,14 @@ def write_markdown(res, md_path, png_path):
         out += [f"### {case}", "", case_info(res, case), "", case_table(res, case), ""]
         if any(c == case for (_, c, _) in res.paired):
             out += [
-                f"#### {case}: floor and fast path paired in one process",
+                f"#### {case}: floor, fast path and map API paired in one process",
                 "",
-                "The C API floor and tfjni's fast path in one JVM, on the same threads and the same "
-                "libtensorflow, alternating in slices (`scripts/bench-paired.sh`): per pair, the ratio "
-                "of calls/s (summed over the callers) and, at one caller, of median latency; shown as the "
-                "median of the pairs with the middle half of them in brackets. \"separate\" is the same "
+                "The C API floor and tfjni's fast path and map API in one JVM, on the same threads and the "
+                "same libtensorflow, in slices (`scripts/bench-paired.sh`): per pair and Java contender, the "
+                "ratio of its calls/s (summed over the callers) to the floor's in the slice next to its own "
+                "and, at one caller, of its median latency to the floor's; shown as the median of the pairs with, in brackets, the middle "
+                "half of them and the medians of the first and the second half of the pairs (how far the "
+                "median moved during the run). \"separate\" is the same "
                 "ratio from the table above, whose contenders ran in their own processes minutes apart. "
                 "Calls per CPU-second divide a slice's calls by the CPU time of the whole process in it "
                 "(every thread: callers, TensorFlow's pools, the JVM's own), which other processes on the "
@@ -708,12 +755,15 @@ def write_markdown(res, md_path, png_path):
             "machine's speed drifts by up to 1.6× between minutes, and the rounds above measure the floor "
             "and each Java contender in separate processes minutes apart, so their throughput ratios swing "
             "with the drift from round to round. The paired run puts the floor (the same C++ call, looped "
-            "in C++ through JNI: `native/bench/floor_loop_jni.cpp`) and tfjni's fast path in one JVM, on "
-            "the same worker threads and the same libtensorflow, and alternates them: all threads run one "
-            "contender for a slice, then all the other, the order flipped every pair, after warm-up pairs. "
-            "Drift slower than a pair hits both alike, so each pair's ratio is taken under one machine "
-            "speed; the median of the pairs judges the caller-thread fast-path targets, and the quartiles show "
-            "how much the pairs still disagree.",
+            "in C++ through JNI: `native/bench/floor_loop_jni.cpp`), tfjni's fast path and its map API in "
+            "one JVM, on the same worker threads and the same libtensorflow, and runs them in turn: all "
+            "threads run one contender for a slice, then all the next. A pair is three slices with the "
+            "floor's in the middle; the fast path and the map API swap sides every pair, so each is compared "
+            "with a floor slice next to its own and runs before it in half of the pairs, after it in the "
+            "other half; warm-up pairs come first. Drift slower than a pair hits both sides of a ratio alike, so each pair's ratio is "
+            "taken under one machine speed; the median of the pairs judges every latency and throughput "
+            "ratio target it measured (both threading configurations), the quartiles show how much the "
+            "pairs still disagree and the medians of the two halves how far the median moved in the run.",
         ]
     out += [""]
     md_path.write_text("\n".join(out))

@@ -5,8 +5,9 @@
 # main tests again against the newer DJL API; a release staged into a temporary directory,
 # validated against Maven Central's rules and rebuilt to compare bytes, and the examples project
 # against it with Python out of reach; the GPU build's golden cases and demo; linux-aarch64's core
-# test subset and demo under qemu-user; the macos-arm64 link check; builds the benchmark programs;
-# the core's tests again under ASan + UBSan; last, the core's fuzz targets for a bounded time.
+# test subset and demo under qemu-user; the macos-arm64 link check; builds the benchmark programs
+# and tests the benchmark report's verdicts; the core's tests again under ASan + UBSan; last, the
+# core's fuzz targets for a bounded time.
 source "$(dirname "$0")/common.sh"
 export TFJNI_JAR_PLATFORMS=$ALL_PLATFORMS
 "$ROOT/scripts/build.sh" --all-platforms
@@ -37,6 +38,9 @@ step "tfjni-djl against DJL 0.38.0 too: compiled, and its engine, model and oper
 step "Benchmark programs: built, not run (make bench runs them)"
 build_bench "$BUILD/bench-configure.log" model_floor_bench eager_dispatch_bench call_instructions \
   callgrind_marks floor_loop
+
+step "Benchmark report: which measurement judges each target (scripts/test_bench_report.py)"
+python3 "$ROOT/scripts/test_bench_report.py"
 
 step "C++ core tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S "$ROOT/native" -B "$BUILD/sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -3,9 +3,9 @@ package io.tfjni.bench;
 import java.util.Arrays;
 
 /**
- * The arithmetic of {@link PairedCallerBench}: calls per second, a slice's median latency, and the
- * quartiles of the per-pair ratios. Quantiles interpolate linearly between the closest ranks, as
- * numpy's default and the floor's LatencySamples do.
+ * The arithmetic of {@link PairedCallerBench}: calls per second, a slice's median latency, the
+ * quartiles of the per-pair ratios and the medians of their two halves. Quantiles interpolate
+ * linearly between the closest ranks, as numpy's default and the floor's LatencySamples do.
  */
 final class PairStats {
   private PairStats() {}
@@ -30,6 +30,18 @@ final class PairStats {
     return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
   }
 
+  /**
+   * The medians of the first half and of the second half of {@code inOrder} (the middle value of an
+   * odd count goes to the second): how far the median moved while the pairs ran.
+   */
+  static double[] halfMedians(double[] inOrder) {
+    int half = inOrder.length / 2;
+    return new double[] {
+      Quartiles.of(Arrays.copyOfRange(inOrder, 0, half)).median(),
+      Quartiles.of(Arrays.copyOfRange(inOrder, half, inOrder.length)).median()
+    };
+  }
+
   /** The median of the first {@code count} nanosecond values, in microseconds. */
   static double medianMicros(long[] nanos, int count) {
     double[] sorted = new double[count];
@@ -45,14 +57,15 @@ final class PairStats {
     return calls * 1e9 / nanos;
   }
 
-  /** {@code fast / floor}, per pair. */
-  static double[] ratios(double[] fast, double[] floor) {
-    if (fast.length != floor.length) {
-      throw new IllegalArgumentException(fast.length + " fast values, " + floor.length + " floor");
+  /** {@code contender / floor}, per pair. */
+  static double[] ratios(double[] contender, double[] floor) {
+    if (contender.length != floor.length) {
+      throw new IllegalArgumentException(contender.length + " contender values, " + floor.length
+          + " floor");
     }
-    double[] ratios = new double[fast.length];
-    for (int i = 0; i < fast.length; i++) {
-      ratios[i] = fast[i] / floor[i];
+    double[] ratios = new double[contender.length];
+    for (int i = 0; i < contender.length; i++) {
+      ratios[i] = contender[i] / floor[i];
     }
     return ratios;
   }

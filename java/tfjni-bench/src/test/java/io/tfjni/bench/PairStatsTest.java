@@ -45,6 +45,17 @@ class PairStatsTest {
   }
 
   @Test
+  void halvesAreTheMediansOfTheFirstAndSecondHalfInRunOrder() {
+    // First half 9, 1, 5 (median 5), second 2, 8, 4, 6 (median 5): the order of the runs counts,
+    // not the values' ranks (sorted, the halves would be 1, 2, 4 and 5, 6, 8, 9).
+    assertArrayEquals(new double[] {5, 5},
+        PairStats.halfMedians(new double[] {9, 1, 5, 2, 8, 4, 6}), 1e-12);
+    // Drift: the second half's median is higher.
+    assertArrayEquals(new double[] {1.5, 3.5},
+        PairStats.halfMedians(new double[] {1, 2, 3, 4}), 1e-12);
+  }
+
+  @Test
   void medianLatencyOfTheRecordedCallsOnly() {
     long[] nanos = {5000, 3000, 4000, 1_000_000, 2_000_000};  // left from an earlier slice
     assertEquals(4.0, PairStats.medianMicros(nanos, 3), 1e-12);

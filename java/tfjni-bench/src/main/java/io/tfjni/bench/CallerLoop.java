@@ -1,19 +1,19 @@
 package io.tfjni.bench;
 
 /**
- * tfjni's fast path as a {@link SliceLoop}: {@link TfjniModel.FastCaller}'s call ({@code
- * Predictor.run(input, reusedResult)}, then {@code copyTo(float[])}), looped in Java the way
- * native/bench/floor_loop_jni.cpp loops the C API floor.
+ * A Java contender's calls as a {@link SliceLoop}: a {@link Caller}'s call (tfjni's fast path or
+ * its map API), looped in Java the way native/bench/floor_loop_jni.cpp loops the C API floor. Both
+ * Java contenders run through this one loop, so they pay the same for being measured.
  */
-final class FastPathLoop implements SliceLoop {
+final class CallerLoop implements SliceLoop {
   /** Keeps the calls' results alive so the loop cannot be optimised away. */
   private static volatile float sink;
 
-  private final TfjniModel.FastCaller caller = new TfjniModel.FastCaller();
+  private final Caller caller;
 
-  /** A caller of its own on {@code model}; its set-up checks the output against TF Python's. */
-  FastPathLoop(TfjniModel model) {
-    caller.setUp(model);
+  /** Loops {@code caller}, already set up (its set-up checks the output against TF Python's). */
+  CallerLoop(Caller caller) {
+    this.caller = caller;
   }
 
   @Override
