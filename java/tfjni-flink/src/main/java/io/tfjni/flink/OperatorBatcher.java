@@ -32,10 +32,8 @@ final class OperatorBatcher implements RecordBatcher {
     this.batcher = BatchingPredictor.builder(predictor).maxBatchSize(maxBatchSize)
         .maxDelay(maxDelay).queueCapacity(Integer.MAX_VALUE).build();
     try {
-      this.inputs = predictor.inputs().stream().map(spec -> RowLayout.of(spec, "input"))
-          .toList();
-      this.outputs = predictor.outputs().stream().map(spec -> RowLayout.of(spec, "output"))
-          .toList();
+      this.inputs = RowLayout.of(predictor.inputs(), "input");
+      this.outputs = RowLayout.of(predictor.outputs(), "output");
     } catch (RuntimeException e) {
       batcher.close();
       throw e;
@@ -45,6 +43,11 @@ final class OperatorBatcher implements RecordBatcher {
   /** The layout of each input's row, in the predictor's input order, to check records with. */
   List<RowLayout> inputs() {
     return inputs;
+  }
+
+  /** The layout of each output's row, in the order of the predictions' outputs. */
+  List<RowLayout> outputs() {
+    return outputs;
   }
 
   @Override

@@ -3,13 +3,16 @@ package io.tfjni.flink;
 import io.tfjni.DataType;
 import io.tfjni.TensorSpec;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The shape of one record's row of a signature input or output (the core's batching predictor
  * has already refused what cannot be batched), and the checks a record's value must pass to be
- * that row.
+ * that row. {@code shapeOfOneRow} is the shape of a tensor of one record's row: the batch
+ * dimension of 1, then the row's (computed once, as every record's tensor needs it).
  */
-record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
+record RowLayout(String key, DataType dataType, long[] rowShape, int elements,
+    long[] shapeOfOneRow) {
   /**
    * The layout of a batch-major input or output; refuses one whose row is not of a known shape,
    * as a record's row is a flattened array of a fixed length.
@@ -29,15 +32,15 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
       }
       elements *= d;
     }
-    return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements));
+    // A tensor holding one record's row: the batch dimension of 1, then the row's.
+    long[] oneRow = shape.clone();
+    oneRow[0] = 1;
+    return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements), oneRow);
   }
 
-  /** The shape of a tensor holding one record's row: the batch dimension of 1, then the row's. */
-  long[] shapeOfOneRow() {
-    long[] shape = new long[rowShape.length + 1];
-    shape[0] = 1;
-    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
-    return shape;
+  /** The layouts of a signature's inputs or outputs, in their order. */
+  static List<RowLayout> of(List<TensorSpec> specs, String what) {
+    return specs.stream().map(spec -> of(spec, what)).toList();
   }
 
   /** The Java array type a row of this layout is. */

@@ -1,0 +1,70 @@
+package io.tfjni.flink;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.table.catalog.DataTypeFactory;
+import org.apache.flink.table.functions.AsyncTableFunction;
+import org.apache.flink.table.functions.FunctionContext;
+import org.apache.flink.table.types.inference.TypeInference;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * {@code SELECT id, p.* FROM events, LATERAL TABLE(predict_all(x)) AS p}: an asynchronous table
+ * function over a SavedModel signature, built by {@link SqlFunctionBuilder}, giving one row per
+ * call with a column per output, named by the output's key. Batched and sharing the model as
+ * {@link SavedModelScalarFunction} does.
+ */
+public final class SavedModelTableFunction extends AsyncTableFunction<RowData> {
+  private static final long serialVersionUID = 1;
+
+  private final SqlPredictions predictions;
+
+  SavedModelTableFunction(SqlPredictions predictions) {
+    this.predictions = predictions;
+  }
+
+  @Override
+  public TypeInference getTypeInference(DataTypeFactory typeFactory) {
+    return predictions.typeInference(SqlTypes::row);
+  }
+
+  @Override
+  public void open(FunctionContext context) {
+    predictions.open(context);
+  }
+
+  /**
+   * Queues one call's arguments; {@code result} completes with its row of outputs.
+   *
+   * @param result completed by the batch that runs the call
+   * @param arguments one per signature input, in the builder's order
+   */
+  public void eval(CompletableFuture<Collection<RowData>> result, Object... arguments) {
+    Object[] rows;
+    try {
+      rows = predictions.rows(arguments);
+    } catch (IllegalArgumentException invalid) {
+      result.completeExceptionally(invalid);
+      return;
+    }
+    if (rows == null) {
+      result.complete(predictions.settings().invalidRecords() == InvalidRecords.KEEP
+          ? List.of(new GenericRowData(predictions.outputCount())) : List.of());
+      return;
+    }
+    predictions.submit(rows).whenComplete((prediction, failure) -> {
+      if (failure != null) {
+        result.completeExceptionally(failure);
+        return;
+      }
+      result.complete(List.of(GenericRowData.of(predictions.values(prediction))));
+    });
+  }
+
+  @Override
+  public void close() {
+    predictions.close();
+  }
+}
