@@ -57,7 +57,9 @@ final class SqlPredictions implements Serializable {
 
   /** Opens the model on the TaskManager (one per JVM, shared by every subtask's function). */
   void open(FunctionContext context) {
-    subtask = context.getTaskInfo().getIndexOfThisSubtask();
+    // From the metric scope, as Flink 1.20's FunctionContext has no getTaskInfo() (2.x's has).
+    String index = context.getMetricGroup().getAllVariables().get("<subtask_index>");
+    subtask = index == null ? -1 : Integer.parseInt(index);
     model = SubtaskModel.open(settings);
   }
 

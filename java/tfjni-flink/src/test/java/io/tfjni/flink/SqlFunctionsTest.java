@@ -19,6 +19,7 @@ import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -124,6 +125,26 @@ class SqlFunctionsTest {
       results.close();
     }
     return rows;
+  }
+
+  /** Whether the planner runs an async table function in a LATERAL TABLE: Flink 2.x's does. */
+  private static final boolean ASYNC_TABLE_FUNCTIONS_RUN =
+      !EnvironmentInformation.getVersion().startsWith("1.");
+
+  /**
+   * The rows of a query calling a table function; on Flink 1.x, whose planner finds no async
+   * table function for a LATERAL TABLE, checks that it says so, and gives null.
+   */
+  private static List<Row> collectFromTableFunction(StreamTableEnvironment tables, String query)
+      throws Exception {
+    if (ASYNC_TABLE_FUNCTIONS_RUN) {
+      return collect(tables, query);
+    }
+    ValidationException refused =
+        assertThrows(ValidationException.class, () -> tables.sqlQuery(query));
+    assertNotNull(messageNaming(refused, "No match found for function signature"),
+        () -> causes(refused));
+    return null;
   }
 
   /** A collected ARRAY as doubles, whether Flink gives it as a primitive or a boxed array. */
@@ -247,10 +268,7 @@ class SqlFunctionsTest {
     tables.createTemporarySystemFunction("wide_table", builder.tableFunction());
     String arguments = String.join(", ", keys);
     List<Row> asRows = collect(tables, "SELECT id, wide_row(" + arguments + ") FROM wide");
-    List<Row> asColumns = collect(tables, "SELECT id, p.* FROM wide, LATERAL TABLE(wide_table("
-        + arguments + ")) AS p");
     assertEquals(rowCount, asRows.size());
-    assertEquals(rowCount, asColumns.size());
     for (Row row : asRows) {
       int r = (Integer) row.getField(0);
       Row prediction = (Row) row.getField(1);
@@ -259,6 +277,12 @@ class SqlFunctionsTest {
             TestModels.FLOAT_TOLERANCE, "row " + r + " output " + outputKeys.get(o));
       }
     }
+    List<Row> asColumns = collectFromTableFunction(tables, "SELECT id, p.* FROM wide, "
+        + "LATERAL TABLE(wide_table(" + arguments + ")) AS p");
+    if (asColumns == null) {
+      return;
+    }
+    assertEquals(rowCount, asColumns.size());
     for (Row row : asColumns) {
       int r = (Integer) row.getField(0);
       for (int o = 0; o < outputKeys.size(); o++) {
@@ -368,8 +392,11 @@ class SqlFunctionsTest {
         assertPythonsProbabilities(id, row.getField(1));
       }
     }
-    List<Row> skipped = collect(tables,
+    List<Row> skipped = collectFromTableFunction(tables,
         "SELECT id, p.output_0 FROM digits, LATERAL TABLE(predict_rows(pixels)) AS p");
+    if (skipped == null) {
+      return;
+    }
     assertEquals(rows.size() - 3, skipped.size());
     for (Row row : skipped) {
       int id = (Integer) row.getField(0);
