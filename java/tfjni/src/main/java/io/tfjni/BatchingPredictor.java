@@ -49,7 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the {@code ...Async} methods of {@link CompletableFuture}.
  *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
- * size and fixed-size elements (no strings); {@link Builder#build} refuses others, naming the
+ * size and fixed-size elements or strings; {@link Builder#build} refuses others, naming the
  * offending input or output.
  *
  * <p>Thread safety: every method may be called from any thread.
