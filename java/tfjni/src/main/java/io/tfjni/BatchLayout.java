@@ -111,6 +111,75 @@ final class BatchLayout {
   }
 
   /**
+   * Checks one row of every input, given as Java arrays in input order (each input's row
+   * flattened in row-major order), against the signature and copies it.
+   *
+   * @throws IllegalArgumentException saying which input does not fit, and why
+   */
+  QueuedRows rowOf(Object[] arrays) {
+    if (arrays.length != inputs.size()) {
+      throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
+          + inputs.stream().map(TensorSpec::key).toList() + ", got " + arrays.length);
+    }
+    long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    int at = 0;
+    byte[][] bytes = new byte[arrays.length][];
+    PackedStrings[] strings = new PackedStrings[arrays.length];
+    for (int i = 0; i < arrays.length; i++) {
+      TensorSpec spec = inputs.get(i);
+      long[] row = Arrays.copyOfRange(spec.shape(), 1, spec.shape().length);
+      for (long d : row) {
+        if (d < 0) {
+          throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
+              + Arrays.toString(spec.shape()) + ": a row given as an array needs every dimension"
+              + " after the batch known; give a tensor");
+        }
+      }
+      long elements = Tensor.elementCount(row);
+      Object array = arrays[i];
+      if (array == null) {
+        throw new NullPointerException("input '" + spec.key() + "' is null");
+      }
+      long length;
+      if (spec.dataType() == DataType.STRING) {
+        if (array instanceof String[] values) {
+          strings[i] = PackedStrings.ofUtf8(values);
+        } else if (array instanceof byte[][] values) {
+          strings[i] = PackedStrings.of(values);
+        } else {
+          throw wrongArray(spec, array, "String[] or byte[][]");
+        }
+        length = strings[i].count();
+      } else {
+        Class<?> component = spec.dataType().javaComponent();
+        if (array.getClass().getComponentType() != component) {
+          throw wrongArray(spec, array, component.getName() + "[]");
+        }
+        length = java.lang.reflect.Array.getLength(array);
+        elements *= spec.dataType().componentsPerElement();
+      }
+      if (length != elements) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has " + length
+            + " values, a row of the signature's " + Arrays.toString(spec.shape()) + " has "
+            + elements);
+      }
+      if (strings[i] == null) {
+        bytes[i] = ArrayBytes.of(array);
+      }
+      System.arraycopy(row, 0, rowShape, at, row.length);
+      at += row.length;
+    }
+    return new QueuedRows(bytes, strings, 1, rowShape);
+  }
+
+  private static IllegalArgumentException wrongArray(TensorSpec spec, Object array,
+      String wanted) {
+    return new IllegalArgumentException("input '" + spec.key() + "' is a "
+        + array.getClass().getSimpleName() + ", the signature wants " + spec.dataType() + " (a "
+        + wanted + ")");
+  }
+
+  /**
    * The batch's input tensors (close them): every request's rows one after another, then rows of
    * zeros (of empty strings) up to {@code paddedRows}.
    */

@@ -32,14 +32,6 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
     return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements));
   }
 
-  /** The shape of a tensor holding one record's row: the batch dimension of 1, then the row's. */
-  long[] shapeOfOneRow() {
-    long[] shape = new long[rowShape.length + 1];
-    shape[0] = 1;
-    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
-    return shape;
-  }
-
   /** The Java array type a row of this layout is. */
   Class<?> arrayType() {
     return dataType.javaComponent().arrayType();

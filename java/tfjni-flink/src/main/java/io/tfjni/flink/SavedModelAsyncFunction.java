@@ -69,8 +69,9 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
     try {
       List<String> inputKeys = settings.inputs.stream().map(InputField::inputKey).toList();
       predictor = lease.model().predictor(settings.signatureKey, inputKeys, settings.outputKeys);
-      OperatorBatcher operatorBatcher =
-          new OperatorBatcher(predictor, settings.maxBatchSize, settings.maxDelay);
+      OperatorBatcher operatorBatcher = new OperatorBatcher(predictor, settings.maxBatchSize,
+          settings.maxDelay, "tfjni-batching " + getRuntimeContext().getTaskInfo()
+              .getTaskNameWithSubtasks());
       batcher = operatorBatcher;
       inputLayouts = operatorBatcher.inputs();
     } catch (RuntimeException e) {
