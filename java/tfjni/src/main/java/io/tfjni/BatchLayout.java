@@ -1,14 +1,15 @@
 package io.tfjni;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * How a predictor's inputs and outputs are laid out along the batch dimension: which signatures
- * can be batched at all (every input and output batch-major, fixed-size elements), whether a
- * caller's rows fit, and the byte copies that concatenate rows into a batch and slice each
- * caller's rows out of the outputs.
+ * can be batched at all (every input and output batch-major, of fixed-size elements or strings),
+ * whether a caller's rows fit, and the copies that concatenate rows into a batch (strings padded
+ * with empty ones) and slice each caller's rows out of the outputs.
  */
 final class BatchLayout {
   private final List<TensorSpec> inputs;
@@ -37,9 +38,9 @@ final class BatchLayout {
   }
 
   private static void checkBatchable(TensorSpec spec, String what) {
-    if (!spec.dataType().isFixedSize()) {
+    if (!spec.dataType().isFixedSize() && spec.dataType() != DataType.STRING) {
       throw new IllegalArgumentException(what + " '" + spec.key() + "' is " + spec.dataType()
-          + ": batching copies rows of fixed-size elements only");
+          + ": batching copies rows of fixed-size elements or strings only");
     }
     long[] shape = spec.shape();
     if (shape != null && (shape.length == 0 || shape[0] != -1)) {
@@ -50,7 +51,7 @@ final class BatchLayout {
   }
 
   /**
-   * Checks a caller's tensors against the signature and copies their bytes.
+   * Checks a caller's tensors against the signature and copies their elements.
    *
    * @throws IllegalArgumentException saying which input does not fit, and why
    */
@@ -62,7 +63,6 @@ final class BatchLayout {
     long rows = -1;
     long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
     int at = 0;
-    byte[][] bytes = new byte[tensors.length][];
     for (int i = 0; i < tensors.length; i++) {
       TensorSpec spec = inputs.get(i);
       Tensor tensor = tensors[i];
@@ -91,26 +91,107 @@ final class BatchLayout {
             + " rows, input '" + inputs.get(0).key() + "' " + rows);
       }
       rows = shape[0];
-      ByteBuffer data = tensor.buffer();
-      bytes[i] = new byte[data.remaining()];
-      data.get(bytes[i]);
     }
     if (rows < 1 || rows > maxRows) {
       throw new IllegalArgumentException("a request holds " + rows + " rows; it must hold 1 to "
           + maxRows + " (the maximum batch size)");
     }
-    return new QueuedRows(bytes, (int) rows, rowShape);
+    byte[][] bytes = new byte[tensors.length][];
+    PackedStrings[] strings = new PackedStrings[tensors.length];
+    for (int i = 0; i < tensors.length; i++) {
+      if (tensors[i].dataType() == DataType.STRING) {
+        strings[i] = tensors[i].packedStrings();
+      } else {
+        ByteBuffer data = tensors[i].buffer();
+        bytes[i] = new byte[data.remaining()];
+        data.get(bytes[i]);
+      }
+    }
+    return new QueuedRows(bytes, strings, (int) rows, rowShape);
   }
 
   /**
-   * The batch's input tensors (close them): every request's rows one after another, then zeros up
-   * to {@code paddedRows}.
+   * Checks one row of every input, given as Java arrays in input order (each input's row
+   * flattened in row-major order), against the signature and copies it.
+   *
+   * @throws IllegalArgumentException saying which input does not fit, and why
+   */
+  QueuedRows rowOf(Object[] arrays) {
+    if (arrays.length != inputs.size()) {
+      throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
+          + inputs.stream().map(TensorSpec::key).toList() + ", got " + arrays.length);
+    }
+    long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    int at = 0;
+    byte[][] bytes = new byte[arrays.length][];
+    PackedStrings[] strings = new PackedStrings[arrays.length];
+    for (int i = 0; i < arrays.length; i++) {
+      TensorSpec spec = inputs.get(i);
+      long[] row = Arrays.copyOfRange(spec.shape(), 1, spec.shape().length);
+      for (long d : row) {
+        if (d < 0) {
+          throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
+              + Arrays.toString(spec.shape()) + ": a row given as an array needs every dimension"
+              + " after the batch known; give a tensor");
+        }
+      }
+      long elements = Tensor.elementCount(row);
+      Object array = arrays[i];
+      if (array == null) {
+        throw new NullPointerException("input '" + spec.key() + "' is null");
+      }
+      long length;
+      if (spec.dataType() == DataType.STRING) {
+        if (array instanceof String[] values) {
+          strings[i] = PackedStrings.ofUtf8(values);
+        } else if (array instanceof byte[][] values) {
+          strings[i] = PackedStrings.of(values);
+        } else {
+          throw wrongArray(spec, array, "String[] or byte[][]");
+        }
+        length = strings[i].count();
+      } else {
+        Class<?> component = spec.dataType().javaComponent();
+        if (array.getClass().getComponentType() != component) {
+          throw wrongArray(spec, array, component.getName() + "[]");
+        }
+        length = java.lang.reflect.Array.getLength(array);
+        elements *= spec.dataType().componentsPerElement();
+      }
+      if (length != elements) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has " + length
+            + " values, a row of the signature's " + Arrays.toString(spec.shape()) + " has "
+            + elements);
+      }
+      if (strings[i] == null) {
+        bytes[i] = ArrayBytes.of(array);
+      }
+      System.arraycopy(row, 0, rowShape, at, row.length);
+      at += row.length;
+    }
+    return new QueuedRows(bytes, strings, 1, rowShape);
+  }
+
+  private static IllegalArgumentException wrongArray(TensorSpec spec, Object array,
+      String wanted) {
+    return new IllegalArgumentException("input '" + spec.key() + "' is a "
+        + array.getClass().getSimpleName() + ", the signature wants " + spec.dataType() + " (a "
+        + wanted + ")");
+  }
+
+  /**
+   * The batch's input tensors (close them): every request's rows one after another, then rows of
+   * zeros (of empty strings) up to {@code paddedRows}.
    */
   Tensor[] concatenate(List<QueuedRows> batch, int paddedRows) {
     Tensor[] tensors = new Tensor[inputs.size()];
     try {
       for (int i = 0; i < tensors.length; i++) {
         long[] shape = prepend(paddedRows, batch.get(0).rowDimensions(i, inputRanks));
+        if (inputs.get(i).dataType() == DataType.STRING) {
+          tensors[i] = concatenateStrings(batch, i, shape);
+          continue;
+        }
         tensors[i] = Tensor.allocate(inputs.get(i).dataType(), shape);
         ByteBuffer into = tensors[i].buffer();
         for (QueuedRows request : batch) {
@@ -124,6 +205,17 @@ final class BatchLayout {
     }
   }
 
+  private static Tensor concatenateStrings(List<QueuedRows> batch, int input, long[] shape) {
+    List<PackedStrings> parts = new ArrayList<>(batch.size());
+    long elements = 0;
+    for (QueuedRows request : batch) {
+      parts.add(request.inputStrings[input]);
+      elements += request.inputStrings[input].count();
+    }
+    int padding = Math.toIntExact(Tensor.elementCount(shape) - elements);
+    return Tensor.ofPackedStrings(PackedStrings.concatenate(parts, padding), shape);
+  }
+
   /**
    * Each request's rows of every output, copied into tensors of its own (the caller's to close),
    * in batch order.
@@ -133,6 +225,7 @@ final class BatchLayout {
    */
   BatchedResult[] split(RunResult result, List<QueuedRows> batch, int paddedRows) {
     ByteBuffer[] outputBytes = new ByteBuffer[outputs.size()];
+    PackedStrings[] outputStrings = new PackedStrings[outputs.size()];
     long[][] rowShapes = new long[outputs.size()][];
     for (int o = 0; o < outputBytes.length; o++) {
       Tensor output = result.get(o);
@@ -143,7 +236,11 @@ final class BatchLayout {
             + " batch-major, so it cannot be split between callers");
       }
       rowShapes[o] = Arrays.copyOfRange(shape, 1, shape.length);
-      outputBytes[o] = output.buffer();
+      if (output.dataType() == DataType.STRING) {
+        outputStrings[o] = output.packedStrings();  // every caller's, in one native call
+      } else {
+        outputBytes[o] = output.buffer();
+      }
     }
     BatchedResult[] answers = new BatchedResult[batch.size()];
     try {
@@ -153,8 +250,15 @@ final class BatchLayout {
         Tensor[] own = new Tensor[outputBytes.length];
         answers[r] = new BatchedResult(outputKeys, own);
         for (int o = 0; o < own.length; o++) {
+          long[] shape = prepend(rows, rowShapes[o]);
+          if (outputStrings[o] != null) {
+            int rowElements = outputStrings[o].count() / paddedRows;
+            own[o] = Tensor.ofPackedStrings(outputStrings[o].slice(firstRow * rowElements,
+                (firstRow + rows) * rowElements), shape);
+            continue;
+          }
           int rowBytes = outputBytes[o].capacity() / paddedRows;
-          own[o] = Tensor.allocate(outputs.get(o).dataType(), prepend(rows, rowShapes[o]));
+          own[o] = Tensor.allocate(outputs.get(o).dataType(), shape);
           own[o].buffer().put(outputBytes[o].slice(firstRow * rowBytes, rows * rowBytes));
         }
         firstRow += rows;

@@ -49,7 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the {@code ...Async} methods of {@link CompletableFuture}.
  *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
- * size and fixed-size elements (no strings); {@link Builder#build} refuses others, naming the
+ * size and fixed-size elements or strings; {@link Builder#build} refuses others, naming the
  * offending input or output.
  *
  * <p>Thread safety: every method may be called from any thread.
@@ -60,7 +60,8 @@ public final class BatchingPredictor implements AutoCloseable {
   private final int maxBatchSize;
   private final long maxDelayNanos;
   private final int[] allowedBatchSizes;
-  private final int queueCapacity;
+  /** Long.MAX_VALUE for an unbounded queue. */
+  private final long queueCapacity;
   private final long callTimeoutNanos;
   private final boolean callerLeads;
   private final int maxConcurrentBatches;
@@ -73,7 +74,7 @@ public final class BatchingPredictor implements AutoCloseable {
   /** {@link #close} waits here for the batches being run. */
   private final Condition batchesDone = lock.newCondition();
   private final ArrayDeque<QueuedRows> queue = new ArrayDeque<>();
-  private int queuedRows;
+  private long queuedRows;
   /** True while one thread (caller or batching thread) forms the next batch. */
   private boolean forming;
   private int runningBatches;
@@ -92,7 +93,7 @@ public final class BatchingPredictor implements AutoCloseable {
     this.callTimeoutNanos = builder.callTimeout.toNanos();
     this.callerLeads = builder.callerLeads;
     this.maxConcurrentBatches = builder.maxConcurrentBatches;
-    this.batchingThread = new Thread(this::batchingLoop, "tfjni-batching");
+    this.batchingThread = new Thread(this::batchingLoop, builder.threadName);
     batchingThread.setDaemon(true);
     batchingThread.start();
   }
@@ -139,6 +140,48 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predict(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
+    if (enqueue(request, callerLeads)) {
+      lead();
+    }
+    return await(request);
+  }
+
+  /**
+   * Queues one row of every input, given as Java arrays in {@link Predictor#inputs()} order, and
+   * returns the future of its outputs, as {@link #submit} does for tensors. Each array holds its
+   * input's row flattened in row-major order: a {@code float[]} for FLOAT, {@code double[]} for
+   * DOUBLE, {@code int[]} for INT32, {@code long[]} for INT64, {@code byte[]} for INT8 or UINT8,
+   * {@code boolean[]} for BOOL (any type's {@link DataType#javaComponent()} array), and a {@code
+   * String[]} (UTF-8) or {@code byte[][]} for STRING. The arrays are copied once, into the queued
+   * row, before this returns; no native object is made for the row.
+   *
+   * @param row one array per input; every dimension of an input after the batch must be known
+   * @return the future of the row's outputs (each with a first dimension of 1), which the caller
+   *     closes
+   * @throws IllegalArgumentException if an array does not fit its input (type, length), naming it
+   * @throws RejectedExecutionException if the queue is full
+   * @throws IllegalStateException if this predictor is closed
+   */
+  public CompletableFuture<BatchedResult> submitRow(Object... row) {
+    QueuedRows request = layout.rowOf(row);
+    enqueue(request, false);
+    return request.answer;
+  }
+
+  /**
+   * Queues one row given as Java arrays, as {@link #submitRow} does, and waits for its outputs
+   * (close them), as {@link #predict} does.
+   *
+   * @param row one array per input, as for {@link #submitRow}
+   * @return the row's outputs, which the caller closes
+   * @throws TensorFlowException the batch's run failed (TensorFlow's code and message), or the
+   *     {@linkplain Builder#callTimeout call timeout} passed (DEADLINE_EXCEEDED)
+   * @throws IllegalArgumentException if an array does not fit its input (type, length), naming it
+   * @throws RejectedExecutionException if the queue is full
+   * @throws IllegalStateException if this predictor is closed before the row ran
+   */
+  public BatchedResult predictRow(Object... row) {
+    QueuedRows request = layout.rowOf(row);
     if (enqueue(request, callerLeads)) {
       lead();
     }
@@ -456,17 +499,18 @@ public final class BatchingPredictor implements AutoCloseable {
   /**
    * Options of a {@link BatchingPredictor}. Defaults: batches of up to 32 rows, no delay (a
    * batch runs as soon as no other batch runs), one batch at a time, no padding, 1024 queued
-   * rows, no call timeout, the batching thread leads.
+   * rows, no call timeout, the batching thread (named {@code tfjni-batching}) leads.
    */
   public static final class Builder {
     private final Predictor predictor;
     private int maxBatchSize = 32;
     private Duration maxDelay = Duration.ZERO;
     private int[] allowedBatchSizes = new int[0];
-    private int queueCapacity = 1024;
+    private long queueCapacity = 1024;
     private Duration callTimeout = Duration.ZERO;
     private boolean callerLeads;
     private int maxConcurrentBatches = 1;
+    private String threadName = "tfjni-batching";
 
     private Builder(Predictor predictor) {
       this.predictor = predictor;
@@ -524,7 +568,8 @@ public final class BatchingPredictor implements AutoCloseable {
     }
 
     /**
-     * The most rows that may wait; a request that would exceed it is rejected at once.
+     * The most rows that may wait; a request that would exceed it is rejected at once. See
+     * {@link #unboundedQueue()} for no limit.
      *
      * @param rows 1 or more
      * @return this builder
@@ -534,6 +579,30 @@ public final class BatchingPredictor implements AutoCloseable {
         throw new IllegalArgumentException("the queue capacity must be at least 1, got " + rows);
       }
       this.queueCapacity = rows;
+      return this;
+    }
+
+    /**
+     * No limit on the rows that may wait: no request is ever rejected for a full queue. For an
+     * embedder that already bounds the requests in flight (a stream operator's capacity, say)
+     * and must not have one refused; memory is then the caller's bound.
+     *
+     * @return this builder
+     */
+    public Builder unboundedQueue() {
+      this.queueCapacity = Long.MAX_VALUE;
+      return this;
+    }
+
+    /**
+     * The name of the batching thread, to tell one batching predictor from another in thread
+     * dumps and profiles.
+     *
+     * @param name the thread's name; {@code tfjni-batching} by default
+     * @return this builder
+     */
+    public Builder threadName(String name) {
+      this.threadName = Objects.requireNonNull(name, "name");
       return this;
     }
 

@@ -8,11 +8,9 @@ import java.util.List;
 /**
  * The shape of one record's row of a signature input or output (the core's batching predictor
  * has already refused what cannot be batched), and the checks a record's value must pass to be
- * that row. {@code shapeOfOneRow} is the shape of a tensor of one record's row: the batch
- * dimension of 1, then the row's (computed once, as every record's tensor needs it).
+ * that row.
  */
-record RowLayout(String key, DataType dataType, long[] rowShape, int elements,
-    long[] shapeOfOneRow) {
+record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
   /**
    * The layout of a batch-major input or output; refuses one whose row is not of a known shape,
    * as a record's row is a flattened array of a fixed length.
@@ -32,10 +30,7 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements,
       }
       elements *= d;
     }
-    // A tensor holding one record's row: the batch dimension of 1, then the row's.
-    long[] oneRow = shape.clone();
-    oneRow[0] = 1;
-    return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements), oneRow);
+    return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements));
   }
 
   /** The layouts of a signature's inputs or outputs, in their order. */

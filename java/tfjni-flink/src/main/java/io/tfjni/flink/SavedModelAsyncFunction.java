@@ -56,7 +56,8 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
   @Override
   public void open(OpenContext context) {
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-    model = SubtaskModel.open(settings);
+    model = SubtaskModel.open(settings,
+        "tfjni-batching " + getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks());
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -58,9 +59,11 @@ final class SqlPredictions implements Serializable {
   /** Opens the model on the TaskManager (one per JVM, shared by every subtask's function). */
   void open(FunctionContext context) {
     // From the metric scope, as Flink 1.20's FunctionContext has no getTaskInfo() (2.x's has).
-    String index = context.getMetricGroup().getAllVariables().get("<subtask_index>");
+    Map<String, String> scope = context.getMetricGroup().getAllVariables();
+    String index = scope.get("<subtask_index>");
     subtask = index == null ? -1 : Integer.parseInt(index);
-    model = SubtaskModel.open(settings);
+    model = SubtaskModel.open(settings,
+        "tfjni-batching " + scope.get("<task_name>") + " (subtask " + subtask + ")");
   }
 
   /**
@@ -142,7 +145,7 @@ final class SqlPredictions implements Serializable {
   /** Opens the model as a TaskManager would (the same checks), reads the layouts, closes it. */
   private void readSignature() {
     if (plannedInputs == null) {
-      try (SubtaskModel signature = SubtaskModel.open(settings)) {
+      try (SubtaskModel signature = SubtaskModel.open(settings, "tfjni-batching planning")) {
         plannedInputs = signature.inputs();
         plannedOutputs = signature.outputs();
       }

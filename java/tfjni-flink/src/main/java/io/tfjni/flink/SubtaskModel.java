@@ -27,19 +27,20 @@ final class SubtaskModel implements AutoCloseable {
 
   /**
    * Leases the model (loading it if no operator of this JVM has it), prepares the signature and
-   * starts a batcher.
+   * starts a batcher whose thread is named {@code threadName}.
    *
    * @throws RuntimeException the core's, if the model, the signature or its inputs and outputs
    *     cannot serve; nothing is left open then
    */
-  static SubtaskModel open(ModelSettings settings) {
+  static SubtaskModel open(ModelSettings settings, String threadName) {
     ModelCache.Lease lease = MODELS.acquire(settings.cacheKey());
     Predictor predictor = null;
     try {
       predictor = lease.model().predictor(settings.signatureKey(), settings.inputKeys(),
           settings.outputKeys());
       return new SubtaskModel(lease, predictor,
-          new OperatorBatcher(predictor, settings.maxBatchSize(), settings.maxDelay()));
+          new OperatorBatcher(predictor, settings.maxBatchSize(), settings.maxDelay(),
+              threadName));
     } catch (RuntimeException e) {
       if (predictor != null) {
         predictor.close();

@@ -146,9 +146,10 @@ class BackpressureTest {
     assertEquals(0, tensorBytesHeld, "held: native tensor bytes beyond those before the job");
     assertTrue(MOST_IN_FLIGHT.get() <= CAPACITY, "at most " + MOST_IN_FLIGHT.get()
         + " records taken and not passed on, beyond the capacity of " + CAPACITY);
-    // A record's bytes in native tensors, at most: its one-row input (64 floats) as it is
-    // queued, its rows of a batch's input and output tensors (64 + 10), its output row (10).
-    long perRecord = (64 + 64 + 10 + 10) * Float.BYTES;
+    // A record's bytes in native tensors, at most: its rows of a batch's input and output
+    // tensors (64 + 10 floats), and its own output row (10) until copied out (the queue holds
+    // its input on the Java heap).
+    long perRecord = (64 + 10 + 10) * Float.BYTES;
     long mostTensorBytes = MOST_TENSOR_BYTES.get() - tensorBytesBefore;
     assertTrue(mostTensorBytes <= CAPACITY * perRecord, "native tensor bytes "
         + mostTensorBytes + " beyond " + CAPACITY + " records' " + CAPACITY * perRecord);
