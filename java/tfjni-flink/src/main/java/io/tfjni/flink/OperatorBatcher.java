@@ -2,7 +2,9 @@ package io.tfjni.flink;
 
 import io.tfjni.BatchedResult;
 import io.tfjni.BatchingPredictor;
+import io.tfjni.DataType;
 import io.tfjni.Predictor;
+import io.tfjni.Tensor;
 import java.lang.reflect.Array;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -79,12 +81,25 @@ final class OperatorBatcher implements RecordBatcher {
       Map<String, Object> rows = new LinkedHashMap<>();
       for (int o = 0; o < outputs.size(); o++) {
         RowLayout layout = outputs.get(o);
-        Object row = Array.newInstance(layout.dataType().javaComponent(), layout.elements());
-        result.get(o).copyTo(row);  // refuses an output whose size is not one row
-        rows.put(layout.key(), row);
+        rows.put(layout.key(), row(result.get(o), layout));
       }
       return new Prediction(rows);
     }
+  }
+
+  /** A record's row of an output: a primitive array of its type, or byte[][] for STRING. */
+  private static Object row(Tensor output, RowLayout layout) {
+    if (layout.dataType() == DataType.STRING) {
+      byte[][] row = output.toBytesArray();
+      if (row.length != layout.elements()) {
+        throw new IllegalStateException("output '" + layout.key() + "' gave " + row.length
+            + " strings for a record, not " + layout.elements());
+      }
+      return row;
+    }
+    Object row = Array.newInstance(layout.dataType().javaComponent(), layout.elements());
+    output.copyTo(row);  // refuses an output whose size is not one row
+    return row;
   }
 
   /** How many model runs the batcher has made: records run / runs is the mean batch size. */

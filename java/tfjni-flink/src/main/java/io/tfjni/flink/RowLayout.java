@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The shape of one record's row of a signature input or output (the core's batching predictor
  * has already refused what cannot be batched), and the checks a record's value must pass to be
- * that row.
+ * that row: a primitive array of the input's type, or for STRING a {@code String[]} (UTF-8) or
+ * {@code byte[][]} without nulls.
  */
 record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
   /**
@@ -22,7 +23,9 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
           + " rank: tfjni-flink needs to know the shape of a record's row");
     }
     long[] row = Arrays.copyOfRange(shape, 1, shape.length);
-    long elements = spec.dataType().componentsPerElement();
+    // A string is one element (the core counts no fixed components for it).
+    long elements = spec.dataType() == DataType.STRING ? 1
+        : spec.dataType().componentsPerElement();
     for (long d : row) {
       if (d < 0) {
         throw new IllegalArgumentException(what + " '" + spec.key() + "' has shape "
@@ -38,26 +41,35 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
     return specs.stream().map(spec -> of(spec, what)).toList();
   }
 
-  /** The Java array type a row of this layout is. */
-  Class<?> arrayType() {
-    return dataType.javaComponent().arrayType();
-  }
-
   /** Why {@code value} cannot be a row of this input, or null if it can. */
   String problemWith(Object value) {
     if (value == null) {
       return "is null";
     }
-    if (value.getClass() != arrayType()) {
+    boolean strings = value instanceof String[] || value instanceof byte[][];
+    if (dataType == DataType.STRING ? !strings
+        : value.getClass() != dataType.javaComponent().arrayType()) {
       return "is a " + value.getClass().getSimpleName();
     }
     int length = java.lang.reflect.Array.getLength(value);
-    return length == elements ? null : "has " + length + " elements";
+    if (length != elements) {
+      return "has " + length + " elements";
+    }
+    if (strings) {
+      for (int i = 0; i < length; i++) {
+        if (((Object[]) value)[i] == null) {
+          return "has a null at element " + i;
+        }
+      }
+    }
+    return null;
   }
 
   /** What a row must be, for messages. */
   String describe() {
-    return arrayType().getSimpleName() + " of " + elements + " elements (" + dataType + " "
+    String array = dataType == DataType.STRING ? "String[] or byte[][]"
+        : dataType.javaComponent().arrayType().getSimpleName();
+    return array + " of " + elements + " elements (" + dataType + " "
         + Arrays.toString(rowShape) + " per record)";
   }
 }

@@ -6,19 +6,27 @@ import java.util.Set;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
-/** Which SQL types feed which signature inputs, and the SQL type of each output. */
+/**
+ * Which SQL types feed which signature inputs, and the SQL type of each output: numbers for the
+ * number dtypes (converted), character strings for STRING; a value for a row of one element,
+ * else an ARRAY of the row's elements, flattened.
+ */
 final class SqlTypes {
   /** The SQL number types an input takes; values are converted to the input's dtype. */
   private static final Set<LogicalTypeRoot> NUMBERS = Set.of(LogicalTypeRoot.TINYINT,
       LogicalTypeRoot.SMALLINT, LogicalTypeRoot.INTEGER, LogicalTypeRoot.BIGINT,
       LogicalTypeRoot.FLOAT, LogicalTypeRoot.DOUBLE);
+  /** The SQL character string types a STRING input takes. */
+  private static final Set<LogicalTypeRoot> STRINGS =
+      Set.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
   /** The dtypes the SQL functions feed and return. */
-  private static final Set<DataType> DTYPES =
-      Set.of(DataType.FLOAT, DataType.DOUBLE, DataType.INT32, DataType.INT64);
+  private static final Set<DataType> DTYPES = Set.of(DataType.FLOAT, DataType.DOUBLE,
+      DataType.INT32, DataType.INT64, DataType.STRING);
 
   private SqlTypes() {}
 
@@ -28,17 +36,19 @@ final class SqlTypes {
     if (problem != null) {
       return problem;
     }
-    boolean fits = input.rowShape().length == 0 ? NUMBERS.contains(type.getTypeRoot())
+    Set<LogicalTypeRoot> elements = input.dataType() == DataType.STRING ? STRINGS : NUMBERS;
+    boolean fits = input.rowShape().length == 0 ? elements.contains(type.getTypeRoot())
         : type instanceof ArrayType array
-            && NUMBERS.contains(array.getElementType().getTypeRoot());
+            && elements.contains(array.getElementType().getTypeRoot());
     return fits ? null : "a column of " + type + " cannot feed " + describe(input);
   }
 
   /** What an argument feeding {@code input} must be, for messages. */
   static String describe(RowLayout input) {
     String row = input.dataType() + " " + java.util.Arrays.toString(input.rowShape()) + " per row";
-    return input.rowShape().length == 0 ? "a number (" + row + ")"
-        : "an ARRAY of " + input.elements() + " numbers (" + row + ")";
+    String element = input.dataType() == DataType.STRING ? "string" : "number";
+    return input.rowShape().length == 0 ? "a " + element + " (" + row + ")"
+        : "an ARRAY of " + input.elements() + " " + element + "s (" + row + ")";
   }
 
   /**
@@ -55,7 +65,8 @@ final class SqlTypes {
       case FLOAT -> DataTypes.FLOAT();
       case DOUBLE -> DataTypes.DOUBLE();
       case INT32 -> DataTypes.INT();
-      default -> DataTypes.BIGINT();
+      case INT64 -> DataTypes.BIGINT();
+      default -> DataTypes.STRING().bridgedTo(StringData.class);
     };
     return output.rowShape().length == 0 ? element
         : DataTypes.ARRAY(element.notNull()).bridgedTo(ArrayData.class);

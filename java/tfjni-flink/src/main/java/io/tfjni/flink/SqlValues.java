@@ -1,9 +1,14 @@
 package io.tfjni.flink;
 
+import io.tfjni.DataType;
 import java.lang.reflect.Array;
 import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.StringData;
 
-/** SQL values to a record's rows and back: numbers converted to the input's dtype, as Spark's. */
+/**
+ * SQL values to a record's rows and back: numbers converted to the input's dtype, as Spark's;
+ * strings as they are.
+ */
 final class SqlValues {
   private SqlValues() {}
 
@@ -31,6 +36,9 @@ final class SqlValues {
     if (values.length != input.elements()) {
       throw new InvalidValue("has " + values.length + " elements");
     }
+    if (input.dataType() == DataType.STRING) {
+      return strings(values);
+    }
     Object row = Array.newInstance(input.dataType().javaComponent(), values.length);
     for (int i = 0; i < values.length; i++) {
       if (!(values[i] instanceof Number number)) {
@@ -44,6 +52,17 @@ final class SqlValues {
         default -> Array.setLong(row, i, integral(number, i, Long.MIN_VALUE, Long.MAX_VALUE,
             input));
       }
+    }
+    return row;
+  }
+
+  private static String[] strings(Object[] values) throws InvalidValue {
+    String[] row = new String[values.length];
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        throw new InvalidValue("has a null at element " + i);
+      }
+      row[i] = values[i].toString();
     }
     return row;
   }
@@ -69,6 +88,14 @@ final class SqlValues {
 
   /** An output's row as its SQL value ({@link SqlTypes#of}): the one value, or an ARRAY. */
   static Object toSql(Object row, RowLayout output) {
+    if (output.dataType() == DataType.STRING) {
+      byte[][] strings = (byte[][]) row;
+      StringData[] values = new StringData[strings.length];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = StringData.fromBytes(strings[i]);  // UTF-8, as a SQL string's bytes are
+      }
+      return output.rowShape().length == 0 ? values[0] : new GenericArrayData(values);
+    }
     if (output.rowShape().length == 0) {
       return Array.get(row, 0);
     }
