@@ -22,8 +22,8 @@ final class SqlValues {
   }
 
   /**
-   * The row an SQL argument feeds to {@code input}: a number for an input of one value per row,
-   * else an array of numbers (Flink hands over an ARRAY as a boxed array), flattened.
+   * The row an SQL argument feeds to {@code input}: a number or string for an input of one
+   * value per row, else an ARRAY of them, flattened.
    *
    * @throws InvalidValue for a null, a null element, another length, a fraction for an integer
    *     input or a value out of its range
@@ -32,7 +32,7 @@ final class SqlValues {
     if (value == null) {
       throw new InvalidValue("is null");
     }
-    Object[] values = input.rowShape().length == 0 ? new Object[] {value} : (Object[]) value;
+    Object[] values = input.rowShape().length == 0 ? new Object[] {value} : elements(value);
     if (values.length != input.elements()) {
       throw new InvalidValue("has " + values.length + " elements");
     }
@@ -54,6 +54,21 @@ final class SqlValues {
       }
     }
     return row;
+  }
+
+  /**
+   * An ARRAY's elements: Flink hands one over as a boxed array ({@code Float[]}), or as a
+   * primitive one ({@code float[]}) for a column of NOT NULL elements from a DataStream.
+   */
+  private static Object[] elements(Object array) {
+    if (array instanceof Object[] objects) {
+      return objects;
+    }
+    Object[] boxed = new Object[Array.getLength(array)];
+    for (int i = 0; i < boxed.length; i++) {
+      boxed[i] = Array.get(array, i);
+    }
+    return boxed;
   }
 
   private static String[] strings(Object[] values) throws InvalidValue {

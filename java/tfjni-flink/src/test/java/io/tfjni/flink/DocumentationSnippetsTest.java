@@ -26,7 +26,8 @@ class DocumentationSnippetsTest {
   private static final List<String> IMPORTS = List.of("io.tfjni.flink.*", "java.time.*",
       "java.util.*", "java.util.concurrent.*", "org.apache.flink.api.common.typeinfo.Types",
       "org.apache.flink.api.java.tuple.Tuple2", "org.apache.flink.streaming.api.datastream.*",
-      "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment");
+      "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment",
+      "org.apache.flink.table.api.bridge.java.StreamTableEnvironment");
 
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
