@@ -2,10 +2,10 @@ package io.tfjni.flink;
 
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.table.catalog.DataTypeFactory;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.functions.AsyncScalarFunction;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.types.inference.TypeInference;
-import org.apache.flink.table.data.GenericRowData;
 
 /**
  * {@code SELECT predict(pixels) FROM events}: an asynchronous scalar function over a SavedModel
@@ -41,25 +41,8 @@ public final class SavedModelScalarFunction extends AsyncScalarFunction {
    * @param arguments one per signature input, in the builder's order
    */
   public void eval(CompletableFuture<Object> result, Object... arguments) {
-    Object[] rows;
-    try {
-      rows = predictions.rows(arguments);
-    } catch (IllegalArgumentException invalid) {
-      result.completeExceptionally(invalid);
-      return;
-    }
-    if (rows == null) {
-      result.complete(null);
-      return;
-    }
-    predictions.submit(rows).whenComplete((prediction, failure) -> {
-      if (failure != null) {
-        result.completeExceptionally(failure);
-        return;
-      }
-      Object[] values = predictions.values(prediction);
-      result.complete(values.length == 1 ? values[0] : GenericRowData.of(values));
-    });
+    predictions.predict(arguments, result, null,
+        values -> values.length == 1 ? values[0] : GenericRowData.of(values));
   }
 
   @Override

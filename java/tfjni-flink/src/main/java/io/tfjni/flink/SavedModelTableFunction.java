@@ -4,11 +4,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.table.catalog.DataTypeFactory;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.AsyncTableFunction;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.types.inference.TypeInference;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
 
 /**
  * {@code SELECT id, p.* FROM events, LATERAL TABLE(predict_all(x)) AS p}: an asynchronous table
@@ -42,25 +42,10 @@ public final class SavedModelTableFunction extends AsyncTableFunction<RowData> {
    * @param arguments one per signature input, in the builder's order
    */
   public void eval(CompletableFuture<Collection<RowData>> result, Object... arguments) {
-    Object[] rows;
-    try {
-      rows = predictions.rows(arguments);
-    } catch (IllegalArgumentException invalid) {
-      result.completeExceptionally(invalid);
-      return;
-    }
-    if (rows == null) {
-      result.complete(predictions.settings().invalidRecords() == InvalidRecords.KEEP
-          ? List.of(new GenericRowData(predictions.outputCount())) : List.of());
-      return;
-    }
-    predictions.submit(rows).whenComplete((prediction, failure) -> {
-      if (failure != null) {
-        result.completeExceptionally(failure);
-        return;
-      }
-      result.complete(List.of(GenericRowData.of(predictions.values(prediction))));
-    });
+    Collection<RowData> invalid = predictions.settings().invalidRecords() == InvalidRecords.KEEP
+        ? List.of(new GenericRowData(predictions.outputCount())) : List.of();
+    predictions.predict(arguments, result, invalid,
+        values -> List.of(GenericRowData.of(values)));
   }
 
   @Override

@@ -67,14 +67,41 @@ final class SqlPredictions implements Serializable {
   }
 
   /**
-   * The record's rows of one call, in the order of the settings' inputs; null for an invalid row
-   * under {@code SKIP} or {@code KEEP}.
+   * Queues one call: {@code result} completes with {@code answer} of the SQL values of its
+   * outputs (in the order of the outputs), with {@code invalid} for an invalid row under
+   * {@code SKIP} or {@code KEEP}, or fails with the row's exception under {@code ERROR} (naming
+   * the column, the row and what was expected) or with its batch's.
    *
-   * @throws IllegalArgumentException for an invalid row under {@code ERROR}, naming the column,
-   *     the row and what was expected
+   * @param varargs the arguments as an {@code eval(future, Object... arguments)} receives them
    */
-  Object[] rows(Object[] varargs) {
-    Object[] arguments = arguments(varargs);
+  <T> void predict(Object[] varargs, CompletableFuture<T> result, T invalid,
+      Function<Object[], T> answer) {
+    Object[] rows;
+    try {
+      rows = rows(arguments(varargs));
+    } catch (IllegalArgumentException e) {
+      result.completeExceptionally(e);
+      return;
+    }
+    if (rows == null) {
+      result.complete(invalid);
+      return;
+    }
+    model.submit(rows).whenComplete((prediction, failure) -> {
+      if (failure != null) {
+        result.completeExceptionally(failure);
+        return;
+      }
+      try {
+        result.complete(answer.apply(values(prediction)));
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
+      }
+    });
+  }
+
+  /** The record's rows of one call; null for an invalid row under SKIP or KEEP. */
+  private Object[] rows(Object[] arguments) {
     long number = rowNumber++;
     Object[] rows = new Object[arguments.length];
     for (int i = 0; i < rows.length; i++) {
@@ -110,12 +137,8 @@ final class SqlPredictions implements Serializable {
     return model.outputs().size();
   }
 
-  CompletableFuture<Prediction> submit(Object[] rows) {
-    return model.submit(rows);
-  }
-
   /** The SQL value of each output, in the order of the outputs. */
-  Object[] values(Prediction prediction) {
+  private Object[] values(Prediction prediction) {
     List<RowLayout> outputs = model.outputs();
     Object[] values = new Object[outputs.size()];
     for (int o = 0; o < values.length; o++) {

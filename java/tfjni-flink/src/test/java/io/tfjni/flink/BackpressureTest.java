@@ -3,10 +3,8 @@ package io.tfjni.flink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
-import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -37,11 +34,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(TestModels.NoLeaks.class)
 class BackpressureTest {
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2).build());
+  static final MiniClusterExtension CLUSTER = FlinkTests.twoSlotCluster();
 
-  private static final int DIGITS = 360;
+  private static final int DIGITS = FlinkTests.DIGITS;
   private static final int RECORDS = 1000;
   private static final int CAPACITY = 16;
   private static final int BATCH = 4;
@@ -67,11 +62,9 @@ class BackpressureTest {
 
   @BeforeAll
   static void readGoldens() throws IOException {
-    try (Tensor x = Npy.read(TestModels.dir().resolve("digits_holdout_images.npy"));
-        Tensor p = Npy.read(TestModels.dir().resolve("digits_holdout_probs.npy"))) {
-      images = x.toFloatArray();
-      pythonProbabilities = p.toFloatArray();
-    }
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
+    images = digits.images();
+    pythonProbabilities = digits.probabilities();
   }
 
   private static void noteTensorBytes() {

@@ -1,5 +1,7 @@
 package io.tfjni.flink;
 
+import static io.tfjni.flink.FlinkTests.causes;
+import static io.tfjni.flink.FlinkTests.messageNaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tfjni.Tensor;
 import io.tfjni.TestModels;
-import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.ValidationException;
@@ -41,22 +41,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(TestModels.NoLeaks.class)
 class SqlFunctionsTest {
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2).build());
+  static final MiniClusterExtension CLUSTER = FlinkTests.twoSlotCluster();
 
-  private static final int DIGITS = 360;
+  private static final int DIGITS = FlinkTests.DIGITS;
 
   private static float[] images;
   private static float[] pythonProbabilities;
 
   @BeforeAll
   static void readGoldens() throws IOException {
-    try (Tensor x = Npy.read(TestModels.dir().resolve("digits_holdout_images.npy"));
-        Tensor p = Npy.read(TestModels.dir().resolve("digits_holdout_probs.npy"))) {
-      images = x.toFloatArray();
-      pythonProbabilities = p.toFloatArray();
-    }
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
+    images = digits.images();
+    pythonProbabilities = digits.probabilities();
   }
 
   /**
@@ -412,22 +408,5 @@ class SqlFunctionsTest {
     assertThrows(IllegalArgumentException.class,
         () -> SavedModelAsyncFunction.<float[]>builder("digits").input("images", "pixels",
             pixels -> pixels).invalidRecords(InvalidRecords.KEEP).build((x, p) -> x));
-  }
-
-  private static String causes(Throwable failure) {
-    StringBuilder chain = new StringBuilder();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      chain.append("\n  ").append(t);
-    }
-    return chain.toString();
-  }
-
-  private static String messageNaming(Throwable failure, String text) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains(text)) {
-        return t.getMessage();
-      }
-    }
-    return null;
   }
 }
