@@ -17,6 +17,7 @@ import org.apache.flink.table.types.inference.TypeInference;
 public final class SavedModelScalarFunction extends AsyncScalarFunction {
   private static final long serialVersionUID = 1;
 
+  /** The model, the signature and how calls become rows and outputs become SQL values. */
   private final SqlPredictions predictions;
 
   SavedModelScalarFunction(SqlPredictions predictions) {

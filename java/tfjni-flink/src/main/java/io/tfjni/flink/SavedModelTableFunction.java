@@ -19,6 +19,7 @@ import org.apache.flink.table.types.inference.TypeInference;
 public final class SavedModelTableFunction extends AsyncTableFunction<RowData> {
   private static final long serialVersionUID = 1;
 
+  /** The model, the signature and how calls become rows and outputs become SQL values. */
   private final SqlPredictions predictions;
 
   SavedModelTableFunction(SqlPredictions predictions) {
