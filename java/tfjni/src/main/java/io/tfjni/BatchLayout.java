@@ -51,7 +51,8 @@ final class BatchLayout {
   }
 
   /**
-   * Checks a caller's tensors against the signature and copies their elements.
+   * Checks a caller's tensors against the signature: the request they make, whose rows {@link
+   * #copyRows} copies if they are to wait in the queue.
    *
    * @throws IllegalArgumentException saying which input does not fit, and why
    */
@@ -96,18 +97,20 @@ final class BatchLayout {
       throw new IllegalArgumentException("a request holds " + rows + " rows; it must hold 1 to "
           + maxRows + " (the maximum batch size)");
     }
-    byte[][] bytes = new byte[tensors.length][];
-    PackedStrings[] strings = new PackedStrings[tensors.length];
+    return new QueuedRows(tensors.length, (int) rows, rowShape);
+  }
+
+  /** Copies the caller's tensors, checked by {@link #rowsOf}, into its request. */
+  static void copyRows(Tensor[] tensors, QueuedRows request) {
     for (int i = 0; i < tensors.length; i++) {
       if (tensors[i].dataType() == DataType.STRING) {
-        strings[i] = tensors[i].packedStrings();
+        request.inputStrings[i] = tensors[i].packedStrings();
       } else {
         ByteBuffer data = tensors[i].buffer();
-        bytes[i] = new byte[data.remaining()];
-        data.get(bytes[i]);
+        request.inputBytes[i] = new byte[data.remaining()];
+        data.get(request.inputBytes[i]);
       }
     }
-    return new QueuedRows(bytes, strings, (int) rows, rowShape);
   }
 
   /**
@@ -123,8 +126,9 @@ final class BatchLayout {
     }
     long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
     int at = 0;
-    byte[][] bytes = new byte[arrays.length][];
-    PackedStrings[] strings = new PackedStrings[arrays.length];
+    QueuedRows request = new QueuedRows(arrays.length, 1, rowShape);
+    byte[][] bytes = request.inputBytes;
+    PackedStrings[] strings = request.inputStrings;
     for (int i = 0; i < arrays.length; i++) {
       TensorSpec spec = inputs.get(i);
       long[] row = Arrays.copyOfRange(spec.shape(), 1, spec.shape().length);
@@ -169,7 +173,7 @@ final class BatchLayout {
       System.arraycopy(row, 0, rowShape, at, row.length);
       at += row.length;
     }
-    return new QueuedRows(bytes, strings, 1, rowShape);
+    return request;
   }
 
   private static IllegalArgumentException wrongArray(TensorSpec spec, Object array,
@@ -230,11 +234,7 @@ final class BatchLayout {
     for (int o = 0; o < outputBytes.length; o++) {
       Tensor output = result.get(o);
       long[] shape = output.shape();
-      if (shape.length == 0 || shape[0] != paddedRows) {
-        throw new IllegalStateException("output '" + outputKeys.get(o) + "' has shape "
-            + Arrays.toString(shape) + " for a batch of " + paddedRows + " rows: it is not"
-            + " batch-major, so it cannot be split between callers");
-      }
+      checkBatchMajor(o, shape, paddedRows);
       rowShapes[o] = Arrays.copyOfRange(shape, 1, shape.length);
       if (output.dataType() == DataType.STRING) {
         outputStrings[o] = output.packedStrings();  // every caller's, in one native call
@@ -271,6 +271,30 @@ final class BatchLayout {
         }
       }
       throw e;
+    }
+  }
+
+  /**
+   * A run's outputs handed to its one caller as they are (no copy): the result's tensors become
+   * the caller's, so the result must not be closed after this returns.
+   *
+   * @throws IllegalStateException if an output does not have {@code rows} rows (a model whose
+   *     output is not batch-major after all); the result is closed
+   */
+  BatchedResult handOver(RunResult result, int rows) {
+    Tensor[] own = new Tensor[outputs.size()];
+    for (int o = 0; o < own.length; o++) {
+      own[o] = result.get(o);
+      checkBatchMajor(o, own[o].shape(), rows);
+    }
+    return new BatchedResult(outputKeys, own);
+  }
+
+  private void checkBatchMajor(int output, long[] shape, int rows) {
+    if (shape.length == 0 || shape[0] != rows) {
+      throw new IllegalStateException("output '" + outputKeys.get(output) + "' has shape "
+          + Arrays.toString(shape) + " for a batch of " + rows + " rows: it is not"
+          + " batch-major, so it cannot be split between callers");
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -55,6 +56,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread safety: every method may be called from any thread.
  */
 public final class BatchingPredictor implements AutoCloseable {
+  /** Below this many callers per recent run, a caller finding the model idle runs alone. */
+  private static final double LONE_CALLERS_PER_RUN = 1.5;
+
   private final Predictor predictor;
   private final BatchLayout layout;
   private final int maxBatchSize;
@@ -80,6 +84,12 @@ public final class BatchingPredictor implements AutoCloseable {
   private int runningBatches;
   private long batchesRun;
   private long rowsRun;
+  /**
+   * The callers a run served, averaged over the last runs or so (each run weighs 1/8): near 1
+   * without load.
+   */
+  private double recentCallersPerRun = 1;
+  private final LongAdder runsAlone = new LongAdder();
   private boolean closed;
   private final Thread batchingThread;
 
@@ -123,6 +133,7 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public CompletableFuture<BatchedResult> submit(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
+    BatchLayout.copyRows(inputs, request);
     enqueue(request, false);
     return request.answer;
   }
@@ -140,10 +151,11 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predict(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
-    if (enqueue(request, callerLeads)) {
-      lead();
+    if (claimIdleModel(request)) {
+      return runAlone(inputs, request.rows);
     }
-    return await(request);
+    BatchLayout.copyRows(inputs, request);
+    return queueAndAwait(request);
   }
 
   /**
@@ -182,10 +194,66 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predictRow(Object... row) {
     QueuedRows request = layout.rowOf(row);
+    if (claimIdleModel(request)) {
+      Tensor[] inputs = layout.concatenate(List.of(request), request.rows);
+      try {
+        return runAlone(inputs, request.rows);
+      } finally {
+        BatchLayout.closeAll(inputs);
+      }
+    }
+    return queueAndAwait(request);
+  }
+
+  private BatchedResult queueAndAwait(QueuedRows request) {
     if (enqueue(request, callerLeads)) {
       lead();
     }
     return await(request);
+  }
+
+  /**
+   * Whether a blocking caller may run its own rows at once, on its own thread and with its own
+   * tensors, as the one request of a run; if so, that run now counts as running. It may when the
+   * batch its rows would start would run at once anyway and hold nobody else: there is no delay
+   * to wait for batch-mates, nothing is queued or being formed, a batch may start, its rows are
+   * an allowed batch size, and recent runs served about one caller each. Under load runs serve
+   * several callers, so callers queue and the batching thread gathers them (measured: callers
+   * that ran alone whenever the model was idle, or whenever the last run had served one caller,
+   * made smaller batches).
+   */
+  private boolean claimIdleModel(QueuedRows request) {
+    if (maxDelayNanos > 0 || (allowedBatchSizes.length > 0
+        && paddedSize(request.rows, allowedBatchSizes) != request.rows)) {
+      return false;
+    }
+    lock.lock();
+    try {
+      if (closed || forming || !queue.isEmpty() || runningBatches >= maxConcurrentBatches
+          || recentCallersPerRun >= LONE_CALLERS_PER_RUN) {
+        return false;
+      }
+      runningBatches++;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
+  private BatchedResult runAlone(Tensor[] inputs, int rows) {
+    try {
+      RunResult result = predictor.run(inputs);
+      try {
+        return layout.handOver(result, rows);
+      } catch (RuntimeException | Error e) {
+        result.close();
+        throw e;
+      }
+    } finally {
+      finishRun(1, rows);
+      runsAlone.increment();
+    }
   }
 
   /** Whether the caller is to lead the next batch. */
@@ -380,19 +448,11 @@ public final class BatchingPredictor implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       failure = e;
     } finally {
-      lock.lock();
-      try {
-        batchesRun++;
-        for (QueuedRows request : batch) {
-          rowsRun += request.rows;
-        }
-        if (--runningBatches == 0) {
-          batchesDone.signalAll();
-        }
-        rowsArrived.signal();  // a leader may be waiting for a batch to finish
-      } finally {
-        lock.unlock();
+      int rows = 0;
+      for (QueuedRows request : batch) {
+        rows += request.rows;
       }
+      finishRun(batch.size(), rows);
     }
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
@@ -400,6 +460,22 @@ public final class BatchingPredictor implements AutoCloseable {
       } else {
         batch.get(i).fail(failure);
       }
+    }
+  }
+
+  /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
+  private void finishRun(int callers, int rows) {
+    lock.lock();
+    try {
+      batchesRun++;
+      rowsRun += rows;
+      recentCallersPerRun += (callers - recentCallersPerRun) / 8;
+      if (--runningBatches == 0) {
+        batchesDone.signalAll();
+      }
+      rowsArrived.signal();  // a leader may be waiting for a batch to finish
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -443,6 +519,11 @@ public final class BatchingPredictor implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** How many runs were a blocking caller's own rows, run on its thread (counted in batchesRun). */
+  long runsAlone() {
+    return runsAlone.sum();
   }
 
   /** The smallest allowed batch size holding {@code rows} (rows itself when none are set). */

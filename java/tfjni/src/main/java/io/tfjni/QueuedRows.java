@@ -20,9 +20,10 @@ final class QueuedRows {
   final long queuedNanos;
   final CompletableFuture<BatchedResult> answer = new CompletableFuture<>();
 
-  QueuedRows(byte[][] inputBytes, PackedStrings[] inputStrings, int rows, long[] rowShape) {
-    this.inputBytes = inputBytes;
-    this.inputStrings = inputStrings;
+  /** Rows whose input data {@link BatchLayout} fills in before they are queued. */
+  QueuedRows(int inputs, int rows, long[] rowShape) {
+    this.inputBytes = new byte[inputs][];
+    this.inputStrings = new PackedStrings[inputs];
     this.rows = rows;
     this.rowShape = rowShape;
     this.queuedNanos = System.nanoTime();

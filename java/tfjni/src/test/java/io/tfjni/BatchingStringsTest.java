@@ -130,6 +130,7 @@ class BatchingStringsTest {
         Tensor three = Tensor.ofBytes(Arrays.copyOfRange(golden.input(), 0, 3), 3)) {
       BatchLayout layout = new BatchLayout(predictor);
       QueuedRows request = layout.rowsOf(new Tensor[] {three}, 8);
+      BatchLayout.copyRows(new Tensor[] {three}, request);
       Tensor[] batch = layout.concatenate(List.of(request, request), 8);
       try {
         assertArrayEquals(new long[] {8}, batch[0].shape());
