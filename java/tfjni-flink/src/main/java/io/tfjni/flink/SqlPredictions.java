@@ -48,8 +48,9 @@ final class SqlPredictions implements Serializable {
   }
 
   /**
-   * The calls' type inference: one argument per input, each a number or an ARRAY of numbers as
-   * its input's row needs; the result {@code resultType} makes from the outputs' layouts.
+   * The calls' type inference: one argument per input, each a number or a string, or an ARRAY
+   * of them, as its input's row needs ({@link SqlTypes}); the result {@code resultType} makes
+   * from the outputs' layouts.
    */
   TypeInference typeInference(Function<List<RowLayout>, DataType> resultType) {
     return TypeInference.newBuilder().inputTypeStrategy(new Arguments())
@@ -114,7 +115,7 @@ final class SqlPredictions implements Serializable {
         }
         throw InvalidRecordError.of("column '" + columns.get(i) + "'", input.key(), "row",
             number, subtask, Arrays.deepToString(arguments), invalid.getMessage(),
-            SqlTypes.describe(input), "SKIP or KEEP");
+            SqlTypes.describe(input), "KEEP");
       }
     }
     return rows;
