@@ -1,14 +1,15 @@
 package io.tfjni;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * How a predictor's inputs and outputs are laid out along the batch dimension: which signatures
- * can be batched at all (every input and output batch-major, fixed-size elements), whether a
- * caller's rows fit, and the byte copies that concatenate rows into a batch and slice each
- * caller's rows out of the outputs.
+ * can be batched at all (every input and output batch-major, of fixed-size elements or strings),
+ * whether a caller's rows fit, and the copies that concatenate rows into a batch (strings padded
+ * with empty ones) and slice each caller's rows out of the outputs.
  */
 final class BatchLayout {
   private final List<TensorSpec> inputs;
@@ -37,9 +38,9 @@ final class BatchLayout {
   }
 
   private static void checkBatchable(TensorSpec spec, String what) {
-    if (!spec.dataType().isFixedSize()) {
+    if (!spec.dataType().isFixedSize() && spec.dataType() != DataType.STRING) {
       throw new IllegalArgumentException(what + " '" + spec.key() + "' is " + spec.dataType()
-          + ": batching copies rows of fixed-size elements only");
+          + ": batching copies rows of fixed-size elements or strings only");
     }
     long[] shape = spec.shape();
     if (shape != null && (shape.length == 0 || shape[0] != -1)) {
@@ -50,7 +51,8 @@ final class BatchLayout {
   }
 
   /**
-   * Checks a caller's tensors against the signature and copies their bytes.
+   * Checks a caller's tensors against the signature: the request they make, whose rows {@link
+   * #copyRows} copies if they are to wait in the queue.
    *
    * @throws IllegalArgumentException saying which input does not fit, and why
    */
@@ -62,7 +64,6 @@ final class BatchLayout {
     long rows = -1;
     long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
     int at = 0;
-    byte[][] bytes = new byte[tensors.length][];
     for (int i = 0; i < tensors.length; i++) {
       TensorSpec spec = inputs.get(i);
       Tensor tensor = tensors[i];
@@ -86,26 +87,110 @@ final class BatchLayout {
             + " rows, input '" + inputs.get(0).key() + "' " + rows);
       }
       rows = shape[0];
-      ByteBuffer data = tensor.buffer();
-      bytes[i] = new byte[data.remaining()];
-      data.get(bytes[i]);
     }
     if (rows < 1 || rows > maxRows) {
       throw new IllegalArgumentException("a request holds " + rows + " rows; it must hold 1 to "
           + maxRows + " (the maximum batch size)");
     }
-    return new QueuedRows(bytes, (int) rows, rowShape);
+    return new QueuedRows(tensors.length, (int) rows, rowShape);
+  }
+
+  /** Copies the caller's tensors, checked by {@link #rowsOf}, into its request. */
+  static void copyRows(Tensor[] tensors, QueuedRows request) {
+    for (int i = 0; i < tensors.length; i++) {
+      if (tensors[i].dataType() == DataType.STRING) {
+        request.inputStrings[i] = tensors[i].packedStrings();
+      } else {
+        ByteBuffer data = tensors[i].buffer();
+        request.inputBytes[i] = new byte[data.remaining()];
+        data.get(request.inputBytes[i]);
+      }
+    }
   }
 
   /**
-   * The batch's input tensors (close them): every request's rows one after another, then zeros up
-   * to {@code paddedRows}.
+   * Checks one row of every input, given as Java arrays in input order (each input's row
+   * flattened in row-major order), against the signature and copies it.
+   *
+   * @throws IllegalArgumentException saying which input does not fit, and why
+   */
+  QueuedRows rowOf(Object[] arrays) {
+    if (arrays.length != inputs.size()) {
+      throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
+          + inputs.stream().map(TensorSpec::key).toList() + ", got " + arrays.length);
+    }
+    long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    int at = 0;
+    QueuedRows request = new QueuedRows(arrays.length, 1, rowShape);
+    byte[][] bytes = request.inputBytes;
+    PackedStrings[] strings = request.inputStrings;
+    for (int i = 0; i < arrays.length; i++) {
+      TensorSpec spec = inputs.get(i);
+      long[] row = Arrays.copyOfRange(spec.shape(), 1, spec.shape().length);
+      for (long d : row) {
+        if (d < 0) {
+          throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
+              + Arrays.toString(spec.shape()) + ": a row given as an array needs every dimension"
+              + " after the batch known; give a tensor");
+        }
+      }
+      long elements = Tensor.elementCount(row);
+      Object array = arrays[i];
+      if (array == null) {
+        throw new NullPointerException("input '" + spec.key() + "' is null");
+      }
+      long length;
+      if (spec.dataType() == DataType.STRING) {
+        if (array instanceof String[] values) {
+          strings[i] = PackedStrings.ofUtf8(values);
+        } else if (array instanceof byte[][] values) {
+          strings[i] = PackedStrings.of(values);
+        } else {
+          throw wrongArray(spec, array, "String[] or byte[][]");
+        }
+        length = strings[i].count();
+      } else {
+        Class<?> component = spec.dataType().javaComponent();
+        if (array.getClass().getComponentType() != component) {
+          throw wrongArray(spec, array, component.getName() + "[]");
+        }
+        length = java.lang.reflect.Array.getLength(array);
+        elements *= spec.dataType().componentsPerElement();
+      }
+      if (length != elements) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has " + length
+            + " values, a row of the signature's " + Arrays.toString(spec.shape()) + " has "
+            + elements);
+      }
+      if (strings[i] == null) {
+        bytes[i] = ArrayBytes.of(array);
+      }
+      System.arraycopy(row, 0, rowShape, at, row.length);
+      at += row.length;
+    }
+    return request;
+  }
+
+  private static IllegalArgumentException wrongArray(TensorSpec spec, Object array,
+      String wanted) {
+    return new IllegalArgumentException("input '" + spec.key() + "' is a "
+        + array.getClass().getSimpleName() + ", the signature wants " + spec.dataType() + " (a "
+        + wanted + ")");
+  }
+
+  /**
+   * The batch's input tensors (close them): every request's rows one after another, then rows of
+   * zeros (of empty strings) up to {@code paddedRows}.
    */
   Tensor[] concatenate(List<QueuedRows> batch, int paddedRows) {
     Tensor[] tensors = new Tensor[inputs.size()];
     try {
       for (int i = 0; i < tensors.length; i++) {
         long[] shape = prepend(paddedRows, batch.get(0).rowDimensions(i, inputRanks));
+        if (inputs.get(i).dataType() == DataType.STRING) {
+          tensors[i] = concatenateStrings(batch, i, shape);
+          continue;
+        }
         tensors[i] = Tensor.allocate(inputs.get(i).dataType(), shape);
         ByteBuffer into = tensors[i].buffer();
         for (QueuedRows request : batch) {
@@ -119,6 +204,17 @@ final class BatchLayout {
     }
   }
 
+  private static Tensor concatenateStrings(List<QueuedRows> batch, int input, long[] shape) {
+    List<PackedStrings> parts = new ArrayList<>(batch.size());
+    long elements = 0;
+    for (QueuedRows request : batch) {
+      parts.add(request.inputStrings[input]);
+      elements += request.inputStrings[input].count();
+    }
+    int padding = Math.toIntExact(Tensor.elementCount(shape) - elements);
+    return Tensor.ofPackedStrings(PackedStrings.concatenate(parts, padding), shape);
+  }
+
   /**
    * Each request's rows of every output, copied into tensors of its own (the caller's to close),
    * in batch order.
@@ -128,17 +224,18 @@ final class BatchLayout {
    */
   BatchedResult[] split(RunResult result, List<QueuedRows> batch, int paddedRows) {
     ByteBuffer[] outputBytes = new ByteBuffer[outputs.size()];
+    PackedStrings[] outputStrings = new PackedStrings[outputs.size()];
     long[][] rowShapes = new long[outputs.size()][];
     for (int o = 0; o < outputBytes.length; o++) {
       Tensor output = result.get(o);
       long[] shape = output.shape();
-      if (shape.length == 0 || shape[0] != paddedRows) {
-        throw new IllegalStateException("output '" + outputKeys.get(o) + "' has shape "
-            + Arrays.toString(shape) + " for a batch of " + paddedRows + " rows: it is not"
-            + " batch-major, so it cannot be split between callers");
-      }
+      checkBatchMajor(o, shape, paddedRows);
       rowShapes[o] = Arrays.copyOfRange(shape, 1, shape.length);
-      outputBytes[o] = output.buffer();
+      if (output.dataType() == DataType.STRING) {
+        outputStrings[o] = output.packedStrings();  // every caller's, in one native call
+      } else {
+        outputBytes[o] = output.buffer();
+      }
     }
     BatchedResult[] answers = new BatchedResult[batch.size()];
     try {
@@ -148,8 +245,15 @@ final class BatchLayout {
         Tensor[] own = new Tensor[outputBytes.length];
         answers[r] = new BatchedResult(outputKeys, own);
         for (int o = 0; o < own.length; o++) {
+          long[] shape = prepend(rows, rowShapes[o]);
+          if (outputStrings[o] != null) {
+            int rowElements = outputStrings[o].count() / paddedRows;
+            own[o] = Tensor.ofPackedStrings(outputStrings[o].slice(firstRow * rowElements,
+                (firstRow + rows) * rowElements), shape);
+            continue;
+          }
           int rowBytes = outputBytes[o].capacity() / paddedRows;
-          own[o] = Tensor.allocate(outputs.get(o).dataType(), prepend(rows, rowShapes[o]));
+          own[o] = Tensor.allocate(outputs.get(o).dataType(), shape);
           own[o].buffer().put(outputBytes[o].slice(firstRow * rowBytes, rows * rowBytes));
         }
         firstRow += rows;
@@ -162,6 +266,30 @@ final class BatchLayout {
         }
       }
       throw e;
+    }
+  }
+
+  /**
+   * A run's outputs handed to its one caller as they are (no copy): the result's tensors become
+   * the caller's, so the result must not be closed after this returns.
+   *
+   * @throws IllegalStateException if an output does not have {@code rows} rows (a model whose
+   *     output is not batch-major after all); the result is closed
+   */
+  BatchedResult handOver(RunResult result, int rows) {
+    Tensor[] own = new Tensor[outputs.size()];
+    for (int o = 0; o < own.length; o++) {
+      own[o] = result.get(o);
+      checkBatchMajor(o, own[o].shape(), rows);
+    }
+    return new BatchedResult(outputKeys, own);
+  }
+
+  private void checkBatchMajor(int output, long[] shape, int rows) {
+    if (shape.length == 0 || shape[0] != rows) {
+      throw new IllegalStateException("output '" + outputKeys.get(output) + "' has shape "
+          + Arrays.toString(shape) + " for a batch of " + rows + " rows: it is not"
+          + " batch-major, so it cannot be split between callers");
     }
   }
 

@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * One caller's outputs from a {@link BatchingPredictor}: its own rows of every output, in the
- * predictor's output order, as tensors of its own (copied out of the batch's outputs). The
- * caller owns them: closing this result frees every one, and nothing else does.
+ * predictor's output order, as tensors of its own (copied out of the batch's outputs, or the
+ * outputs themselves of a run that held the caller's rows alone: read them, do not write them).
+ * The caller owns them: closing this result frees every one, and nothing else does.
  *
  * <p>Thread safety: reading from several threads is safe; close it once nobody reads it.
  */

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -49,18 +50,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * the {@code ...Async} methods of {@link CompletableFuture}.
  *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
- * size and fixed-size elements (no strings); {@link Builder#build} refuses others, naming the
+ * size and fixed-size elements or strings; {@link Builder#build} refuses others, naming the
  * offending input or output.
  *
  * <p>Thread safety: every method may be called from any thread.
  */
 public final class BatchingPredictor implements AutoCloseable {
+  /** Below this many callers per recent run, a caller finding the model idle runs alone. */
+  private static final double LONE_CALLERS_PER_RUN = 1.5;
+
   private final Predictor predictor;
   private final BatchLayout layout;
   private final int maxBatchSize;
   private final long maxDelayNanos;
   private final int[] allowedBatchSizes;
-  private final int queueCapacity;
+  /** Long.MAX_VALUE for an unbounded queue. */
+  private final long queueCapacity;
   private final long callTimeoutNanos;
   private final boolean callerLeads;
   private final int maxConcurrentBatches;
@@ -73,12 +78,18 @@ public final class BatchingPredictor implements AutoCloseable {
   /** {@link #close} waits here for the batches being run. */
   private final Condition batchesDone = lock.newCondition();
   private final ArrayDeque<QueuedRows> queue = new ArrayDeque<>();
-  private int queuedRows;
+  private long queuedRows;
   /** True while one thread (caller or batching thread) forms the next batch. */
   private boolean forming;
   private int runningBatches;
   private long batchesRun;
   private long rowsRun;
+  /**
+   * The callers a run served, averaged over the last runs or so (each run weighs 1/8): near 1
+   * without load.
+   */
+  private double recentCallersPerRun = 1;
+  private final LongAdder runsAlone = new LongAdder();
   private boolean closed;
   private final Thread batchingThread;
 
@@ -92,7 +103,7 @@ public final class BatchingPredictor implements AutoCloseable {
     this.callTimeoutNanos = builder.callTimeout.toNanos();
     this.callerLeads = builder.callerLeads;
     this.maxConcurrentBatches = builder.maxConcurrentBatches;
-    this.batchingThread = new Thread(this::batchingLoop, "tfjni-batching");
+    this.batchingThread = new Thread(this::batchingLoop, builder.threadName);
     batchingThread.setDaemon(true);
     batchingThread.start();
   }
@@ -122,6 +133,7 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public CompletableFuture<BatchedResult> submit(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
+    BatchLayout.copyRows(inputs, request);
     enqueue(request, false);
     return request.answer;
   }
@@ -139,10 +151,109 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predict(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
+    if (claimIdleModel(request)) {
+      return runAlone(inputs, request.rows);
+    }
+    BatchLayout.copyRows(inputs, request);
+    return queueAndAwait(request);
+  }
+
+  /**
+   * Queues one row of every input, given as Java arrays in {@link Predictor#inputs()} order, and
+   * returns the future of its outputs, as {@link #submit} does for tensors. Each array holds its
+   * input's row flattened in row-major order: a {@code float[]} for FLOAT, {@code double[]} for
+   * DOUBLE, {@code int[]} for INT32, {@code long[]} for INT64, {@code byte[]} for INT8 or UINT8,
+   * {@code boolean[]} for BOOL (any type's {@link DataType#javaComponent()} array), and a {@code
+   * String[]} (UTF-8) or {@code byte[][]} for STRING. The arrays are copied once, into the queued
+   * row, before this returns; no native object is made for the row.
+   *
+   * @param row one array per input; every dimension of an input after the batch must be known
+   * @return the future of the row's outputs (each with a first dimension of 1), which the caller
+   *     closes
+   * @throws IllegalArgumentException if an array does not fit its input (type, length), naming it
+   * @throws RejectedExecutionException if the queue is full
+   * @throws IllegalStateException if this predictor is closed
+   */
+  public CompletableFuture<BatchedResult> submitRow(Object... row) {
+    QueuedRows request = layout.rowOf(row);
+    enqueue(request, false);
+    return request.answer;
+  }
+
+  /**
+   * Queues one row given as Java arrays, as {@link #submitRow} does, and waits for its outputs
+   * (close them), as {@link #predict} does.
+   *
+   * @param row one array per input, as for {@link #submitRow}
+   * @return the row's outputs, which the caller closes
+   * @throws TensorFlowException the batch's run failed (TensorFlow's code and message), or the
+   *     {@linkplain Builder#callTimeout call timeout} passed (DEADLINE_EXCEEDED)
+   * @throws IllegalArgumentException if an array does not fit its input (type, length), naming it
+   * @throws RejectedExecutionException if the queue is full
+   * @throws IllegalStateException if this predictor is closed before the row ran
+   */
+  public BatchedResult predictRow(Object... row) {
+    QueuedRows request = layout.rowOf(row);
+    if (claimIdleModel(request)) {
+      Tensor[] inputs = layout.concatenate(List.of(request), request.rows);
+      try {
+        return runAlone(inputs, request.rows);
+      } finally {
+        BatchLayout.closeAll(inputs);
+      }
+    }
+    return queueAndAwait(request);
+  }
+
+  private BatchedResult queueAndAwait(QueuedRows request) {
     if (enqueue(request, callerLeads)) {
       lead();
     }
     return await(request);
+  }
+
+  /**
+   * Whether a blocking caller may run its own rows at once, on its own thread and with its own
+   * tensors, as the one request of a run; if so, that run now counts as running. It may when the
+   * batch its rows would start would run at once anyway and hold nobody else: there is no delay
+   * to wait for batch-mates, nothing is queued or being formed, a batch may start, its rows are
+   * an allowed batch size, and recent runs served about one caller each. Under load runs serve
+   * several callers, so callers queue and the batching thread gathers them (measured: callers
+   * that ran alone whenever the model was idle, or whenever the last run had served one caller,
+   * made smaller batches).
+   */
+  private boolean claimIdleModel(QueuedRows request) {
+    if (maxDelayNanos > 0 || (allowedBatchSizes.length > 0
+        && paddedSize(request.rows, allowedBatchSizes) != request.rows)) {
+      return false;
+    }
+    lock.lock();
+    try {
+      if (closed || forming || !queue.isEmpty() || runningBatches >= maxConcurrentBatches
+          || recentCallersPerRun >= LONE_CALLERS_PER_RUN) {
+        return false;
+      }
+      runningBatches++;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
+  private BatchedResult runAlone(Tensor[] inputs, int rows) {
+    try {
+      RunResult result = predictor.run(inputs);
+      try {
+        return layout.handOver(result, rows);
+      } catch (RuntimeException | Error e) {
+        result.close();
+        throw e;
+      }
+    } finally {
+      finishRun(1, rows);
+      runsAlone.increment();
+    }
   }
 
   /** Whether the caller is to lead the next batch. */
@@ -337,19 +448,11 @@ public final class BatchingPredictor implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       failure = e;
     } finally {
-      lock.lock();
-      try {
-        batchesRun++;
-        for (QueuedRows request : batch) {
-          rowsRun += request.rows;
-        }
-        if (--runningBatches == 0) {
-          batchesDone.signalAll();
-        }
-        rowsArrived.signal();  // a leader may be waiting for a batch to finish
-      } finally {
-        lock.unlock();
+      int rows = 0;
+      for (QueuedRows request : batch) {
+        rows += request.rows;
       }
+      finishRun(batch.size(), rows);
     }
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
@@ -357,6 +460,22 @@ public final class BatchingPredictor implements AutoCloseable {
       } else {
         batch.get(i).fail(failure);
       }
+    }
+  }
+
+  /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
+  private void finishRun(int callers, int rows) {
+    lock.lock();
+    try {
+      batchesRun++;
+      rowsRun += rows;
+      recentCallersPerRun += (callers - recentCallersPerRun) / 8;
+      if (--runningBatches == 0) {
+        batchesDone.signalAll();
+      }
+      rowsArrived.signal();  // a leader may be waiting for a batch to finish
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -400,6 +519,11 @@ public final class BatchingPredictor implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** How many runs were a blocking caller's own rows, run on its thread (counted in batchesRun). */
+  long runsAlone() {
+    return runsAlone.sum();
   }
 
   /** The smallest allowed batch size holding {@code rows} (rows itself when none are set). */
@@ -456,17 +580,18 @@ public final class BatchingPredictor implements AutoCloseable {
   /**
    * Options of a {@link BatchingPredictor}. Defaults: batches of up to 32 rows, no delay (a
    * batch runs as soon as no other batch runs), one batch at a time, no padding, 1024 queued
-   * rows, no call timeout, the batching thread leads.
+   * rows, no call timeout, the batching thread (named {@code tfjni-batching}) leads.
    */
   public static final class Builder {
     private final Predictor predictor;
     private int maxBatchSize = 32;
     private Duration maxDelay = Duration.ZERO;
     private int[] allowedBatchSizes = new int[0];
-    private int queueCapacity = 1024;
+    private long queueCapacity = 1024;
     private Duration callTimeout = Duration.ZERO;
     private boolean callerLeads;
     private int maxConcurrentBatches = 1;
+    private String threadName = "tfjni-batching";
 
     private Builder(Predictor predictor) {
       this.predictor = predictor;
@@ -524,7 +649,8 @@ public final class BatchingPredictor implements AutoCloseable {
     }
 
     /**
-     * The most rows that may wait; a request that would exceed it is rejected at once.
+     * The most rows that may wait; a request that would exceed it is rejected at once. See
+     * {@link #unboundedQueue()} for no limit.
      *
      * @param rows 1 or more
      * @return this builder
@@ -534,6 +660,30 @@ public final class BatchingPredictor implements AutoCloseable {
         throw new IllegalArgumentException("the queue capacity must be at least 1, got " + rows);
       }
       this.queueCapacity = rows;
+      return this;
+    }
+
+    /**
+     * No limit on the rows that may wait: no request is ever rejected for a full queue. For an
+     * embedder that already bounds the requests in flight (a stream operator's capacity, say)
+     * and must not have one refused; memory is then the caller's bound.
+     *
+     * @return this builder
+     */
+    public Builder unboundedQueue() {
+      this.queueCapacity = Long.MAX_VALUE;
+      return this;
+    }
+
+    /**
+     * The name of the batching thread, to tell one batching predictor from another in thread
+     * dumps and profiles.
+     *
+     * @param name the thread's name; {@code tfjni-batching} by default
+     * @return this builder
+     */
+    public Builder threadName(String name) {
+      this.threadName = Objects.requireNonNull(name, "name");
       return this;
     }
 

@@ -4,20 +4,26 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One caller's request in a {@link BatchingPredictor}'s queue: a copy of its rows (one byte array
- * per input, so the caller may close its tensors at once), how many rows that is, the per-row
- * shape every batch-mate must share, when it was queued, and the future that answers it.
+ * One caller's request in a {@link BatchingPredictor}'s queue: a copy of its rows (per input, the
+ * elements' bytes or, for a STRING input, its packed strings; so the caller may close its tensors
+ * at once), how many rows that is, the per-row shape every batch-mate must share, when it was
+ * queued, and the future that answers it.
  */
 final class QueuedRows {
+  /** Per fixed-size input, its rows' bytes in native order; null for a STRING input. */
   final byte[][] inputBytes;
+  /** Per STRING input, its rows' elements; null for a fixed-size input. */
+  final PackedStrings[] inputStrings;
   final int rows;
   /** Every input's dimensions after the batch dimension, one after another. */
   private final long[] rowShape;
   final long queuedNanos;
   final CompletableFuture<BatchedResult> answer = new CompletableFuture<>();
 
-  QueuedRows(byte[][] inputBytes, int rows, long[] rowShape) {
-    this.inputBytes = inputBytes;
+  /** Rows whose input data {@link BatchLayout} fills in before they are queued. */
+  QueuedRows(int inputs, int rows, long[] rowShape) {
+    this.inputBytes = new byte[inputs][];
+    this.inputStrings = new PackedStrings[inputs];
     this.rows = rows;
     this.rowShape = rowShape;
     this.queuedNanos = System.nanoTime();

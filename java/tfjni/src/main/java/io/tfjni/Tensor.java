@@ -284,12 +284,8 @@ public final class Tensor extends NativeResource {
    */
   public static Tensor ofStrings(String[] values, long... shape) {
     Objects.requireNonNull(values, "values");
-    byte[][] bytes = new byte[values.length][];
-    for (int i = 0; i < values.length; i++) {
-      bytes[i] = Objects.requireNonNull(values[i], "values[" + i + "]")
-          .getBytes(StandardCharsets.UTF_8);
-    }
-    return ofBytes(bytes, shape);
+    checkStringCount(values.length, shape);
+    return ofPackedStrings(PackedStrings.ofUtf8(values), shape);
   }
 
   /**
@@ -303,28 +299,22 @@ public final class Tensor extends NativeResource {
    */
   public static Tensor ofBytes(byte[][] values, long... shape) {
     Objects.requireNonNull(values, "values");
+    checkStringCount(values.length, shape);
+    return ofPackedStrings(PackedStrings.of(values), shape);
+  }
+
+  private static void checkStringCount(int values, long[] shape) {
     long elements = elementCount(shape);
-    if (elements != values.length) {
+    if (elements != values) {
       throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " has " + elements
-          + " elements, got " + values.length + " values");
+          + " elements, got " + values + " values");
     }
-    int[] ends = new int[values.length];
-    long total = 0;
-    for (int i = 0; i < values.length; i++) {
-      total += Objects.requireNonNull(values[i], "values[" + i + "]").length;
-      if (total > Integer.MAX_VALUE - 8) {
-        throw new IllegalArgumentException("strings larger than 2 GiB in total");
-      }
-      ends[i] = (int) total;
-    }
-    byte[] all = new byte[(int) total];
-    int at = 0;
-    for (byte[] value : values) {
-      System.arraycopy(value, 0, all, at, value.length);
-      at += value.length;
-    }
+  }
+
+  /** A STRING tensor of packed elements, made in one native call (which checks the count). */
+  static Tensor ofPackedStrings(PackedStrings strings, long... shape) {
     NativeLibrary.ensureLoaded();
-    return new Tensor(nativeFromStrings(shape.clone(), all, ends), true);
+    return new Tensor(nativeFromStrings(shape.clone(), strings.bytes(), strings.ends()), true);
   }
 
   /**
@@ -543,24 +533,21 @@ public final class Tensor extends NativeResource {
    * @throws IllegalStateException if the tensor is not a STRING tensor, or is closed
    */
   public byte[][] toBytesArray() {
+    return packedStrings().toArrays();
+  }
+
+  /** Every element of a STRING tensor, read in one native call. */
+  PackedStrings packedStrings() {
     if (dataType() != DataType.STRING) {
       throw new IllegalStateException("a " + dataType() + " tensor holds no strings");
     }
     int[] ends = new int[Math.toIntExact(numElements())];
-    byte[] all;
     long h = acquire();
     try {
-      all = nativeReadStrings(h, ends);
+      return new PackedStrings(nativeReadStrings(h, ends), ends);
     } finally {
       release();
     }
-    byte[][] values = new byte[ends.length][];
-    int start = 0;
-    for (int i = 0; i < ends.length; i++) {
-      values[i] = Arrays.copyOfRange(all, start, ends[i]);
-      start = ends[i];
-    }
-    return values;
   }
 
   /**

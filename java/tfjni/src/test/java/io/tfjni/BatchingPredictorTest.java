@@ -282,6 +282,74 @@ class BatchingPredictorTest {
     }
   }
 
+  @Test
+  void aLoneCallerRunsItsOwnRowsAtOnceOnItsThread() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add");
+        BatchingPredictor batcher = BatchingPredictor.builder(add).build()) {
+      for (int call = 1; call <= 3; call++) {
+        try (Tensor a = Tensor.of(new float[] {call, 2 * call}, 2);
+            Tensor b = Tensor.of(new float[] {10, 20}, 2);
+            BatchedResult own = batcher.predict(a, b)) {
+          assertArrayEquals(new long[] {2}, own.get("sum").shape());
+          assertArrayEquals(new float[] {call + 10, 2 * call + 20}, own.get("sum").toFloatArray());
+        }
+      }
+      try (BatchedResult own = batcher.predictRow(new float[] {4}, new float[] {40})) {
+        assertArrayEquals(new float[] {44}, own.get("sum").toFloatArray());
+      }
+      assertEquals(4, batcher.runsAlone());
+      assertEquals(4, batcher.batchesRun());
+      assertEquals(7, batcher.rowsRun());
+    }
+  }
+
+  @Test
+  void aLoneCallersFailingRunFailsItWithTensorFlowsErrorAndTheNextRuns() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("checked"));
+        Predictor predictor = model.predictor("double");
+        BatchingPredictor batcher = BatchingPredictor.builder(predictor).build();
+        Tensor bad = Tensor.of(new float[] {Float.NaN, 1}, 1, 2);
+        Tensor good = Tensor.of(new float[] {1.5f, -2}, 1, 2)) {
+      TensorFlowException e = assertThrows(TensorFlowException.class, () -> batcher.predict(bad));
+      assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code());
+      assertTrue(e.getMessage().contains("row is not finite"), e.getMessage());
+      try (BatchedResult own = batcher.predict(good)) {
+        assertArrayEquals(new float[] {3, -4}, own.get(0).toFloatArray());
+      }
+      assertEquals(2, batcher.runsAlone());
+      assertEquals(2, batcher.batchesRun());
+    }
+  }
+
+  @Test
+  void aCallerRunsAloneOnlyWhereItsBatchWouldRunAtOnceWithItsRowsAsTheyAre() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("checked"));
+        Predictor predictor = model.predictor("double");
+        Tensor one = Tensor.of(new float[] {1, 2}, 1, 2);
+        Tensor two = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2)) {
+      // A delay waits for batch-mates: the rows queue.
+      try (BatchingPredictor batcher = BatchingPredictor.builder(predictor)
+          .maxDelay(Duration.ofNanos(1)).build();
+          BatchedResult own = batcher.predict(one)) {
+        assertArrayEquals(new float[] {2, 4}, own.get(0).toFloatArray());
+        assertEquals(0, batcher.runsAlone());
+      }
+      // A size that is not allowed is padded, in a batch; an allowed one runs as it is.
+      try (BatchingPredictor batcher = BatchingPredictor.builder(predictor).maxBatchSize(4)
+          .allowedBatchSizes(2, 4).build()) {
+        try (BatchedResult own = batcher.predict(one)) {
+          assertArrayEquals(new float[] {2, 4}, own.get(0).toFloatArray());
+        }
+        assertEquals(0, batcher.runsAlone());
+        try (BatchedResult own = batcher.predict(two)) {
+          assertArrayEquals(new float[] {2, 4, 6, 8}, own.get(0).toFloatArray());
+        }
+        assertEquals(1, batcher.runsAlone());
+      }
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4, 5, 8})
   void aBatchIsPaddedToTheNextAllowedSize(int rows) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -14,13 +15,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Sixteen threads send tagged requests of one to three rows through one batching predictor,
  * half blocking and half through futures, and the predictor is closed while they run. Every
  * request must end exactly once: with its own rows' answer (multi's add, a + b, checked against
- * arithmetic on the tag) or refused because of the close; nothing else, and nothing left open.
+ * arithmetic on the tag; or the strings model's transform of strings that spell the tag, checked
+ * against the tag spelled with "_suffix" and in capitals) or refused because of the close;
+ * nothing else, and nothing left open.
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class BatchingStressTest {
@@ -29,14 +32,30 @@ class BatchingStressTest {
 
   private record Outcome(int answered, int refused) {}
 
-  @ParameterizedTest(name = "callerLeads={0}")
-  @ValueSource(booleans = {true, false})
-  void everyRequestEndsOnceWithItsOwnAnswerWhileCloseCutsIn(boolean callerLeads)
-      throws Exception {
-    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
-        Predictor add = model.predictor("add")) {
-      BatchingPredictor batcher = BatchingPredictor.builder(add).maxBatchSize(8)
-          .maxDelay(Duration.ofMillis(1)).callerLeads(callerLeads).build();
+  /** What the requests hold: numbers or strings. */
+  enum Rows {
+    NUMBERS("multi", "add"),
+    STRINGS("strings", "transform");
+
+    final String model;
+    final String signature;
+
+    Rows(String model, String signature) {
+      this.model = model;
+      this.signature = signature;
+    }
+  }
+
+  /** With no delay, a blocking caller that finds the model idle may also run its rows alone. */
+  @ParameterizedTest(name = "{0}, callerLeads={1}, delay {2} ms")
+  @CsvSource({"NUMBERS, true, 1", "NUMBERS, false, 1", "NUMBERS, false, 0", "STRINGS, true, 1",
+      "STRINGS, false, 0"})
+  void everyRequestEndsOnceWithItsOwnAnswerWhileCloseCutsIn(Rows kind, boolean callerLeads,
+      int delayMillis) throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath(kind.model));
+        Predictor predictor = model.predictor(kind.signature)) {
+      BatchingPredictor batcher = BatchingPredictor.builder(predictor).maxBatchSize(8)
+          .maxDelay(Duration.ofMillis(delayMillis)).callerLeads(callerLeads).build();
       CountDownLatch halfway = new CountDownLatch(THREADS);
       CountDownLatch closed = new CountDownLatch(1);
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -57,7 +76,10 @@ class BatchingStressTest {
                     closed.await();  // so that some requests surely come after the close
                   }
                 }
-                if (request(batcher, thread * REQUESTS_PER_THREAD + i, 1 + i % 3, i % 2 == 0)) {
+                int tag = thread * REQUESTS_PER_THREAD + i;
+                boolean blocking = i % 2 == 0;
+                if (kind == Rows.NUMBERS ? request(batcher, tag, 1 + i % 3, blocking)
+                    : requestStrings(batcher, tag, 1 + i % 3, blocking)) {
                   answered++;
                 } else {
                   refused++;
@@ -105,18 +127,10 @@ class BatchingStressTest {
     }
     BatchedResult result;
     try (Tensor ta = Tensor.of(a, rows); Tensor tb = Tensor.of(b, rows)) {
-      if (blocking) {
-        result = batcher.predict(ta, tb);
-      } else {
-        result = batcher.submit(ta, tb).get();
-      }
-    } catch (IllegalStateException e) {
+      result = answer(batcher, tag, blocking, ta, tb);
+    }
+    if (result == null) {
       return false;
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IllegalStateException) {
-        return false;
-      }
-      throw new AssertionError("request " + tag + " failed", e.getCause());
     }
     try (result) {
       float[] sums = result.get("sum").toFloatArray();
@@ -126,5 +140,52 @@ class BatchingStressTest {
       }
     }
     return true;
+  }
+
+  /**
+   * One request of {@code rows} strings spelling {@code tag} and the row (of different lengths:
+   * the row number repeats the tag), checked as {@link #request} checks numbers.
+   */
+  private static boolean requestStrings(BatchingPredictor batcher, int tag, int rows,
+      boolean blocking) throws InterruptedException {
+    String[] strings = new String[rows];
+    for (int k = 0; k < rows; k++) {
+      strings[k] = "tag" + tag + "-row" + k + "-" + ("t" + tag).repeat(k);
+    }
+    BatchedResult result;
+    try (Tensor s = Tensor.ofStrings(strings, rows)) {
+      result = answer(batcher, tag, blocking, s);
+    }
+    if (result == null) {
+      return false;
+    }
+    try (result) {
+      String[] joined = result.get("joined").toStringArray();
+      String[] upper = result.get("upper").toStringArray();
+      int[] length = result.get("length").toIntArray();
+      assertEquals(rows, joined.length, "rows of request " + tag);
+      for (int k = 0; k < rows; k++) {
+        String row = "row " + k + " of request " + tag;
+        assertEquals(strings[k] + "_suffix", joined[k], row);
+        assertEquals(strings[k].toUpperCase(Locale.ROOT), upper[k], row);
+        assertEquals(strings[k].length(), length[k], row);
+      }
+    }
+    return true;
+  }
+
+  /** The request's answer, or null if the close refused it. */
+  private static BatchedResult answer(BatchingPredictor batcher, int tag, boolean blocking,
+      Tensor... inputs) throws InterruptedException {
+    try {
+      return blocking ? batcher.predict(inputs) : batcher.submit(inputs).get();
+    } catch (IllegalStateException e) {
+      return null;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IllegalStateException) {
+        return null;
+      }
+      throw new AssertionError("request " + tag + " failed", e.getCause());
+    }
   }
 }

@@ -2,6 +2,7 @@ package io.tfjni.flink;
 
 import io.tfjni.BatchedResult;
 import io.tfjni.BatchingPredictor;
+import io.tfjni.DataType;
 import io.tfjni.Predictor;
 import io.tfjni.Tensor;
 import java.lang.reflect.Array;
@@ -13,8 +14,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The operator's records through tfjni's {@link BatchingPredictor}, which queues, batches and
- * runs them: a record's rows go in as one-row tensors, and its prediction comes out as its rows
- * of every output, copied into primitive arrays. The predictor is borrowed, not owned.
+ * runs them: a record's rows go in as the arrays they are (copied once, into the queue), and its
+ * prediction comes out as its rows of every output, copied into primitive arrays. The predictor
+ * is borrowed, not owned.
  */
 final class OperatorBatcher implements RecordBatcher {
   private final BatchingPredictor batcher;
@@ -25,17 +27,15 @@ final class OperatorBatcher implements RecordBatcher {
    * @throws IllegalArgumentException naming an input or output that cannot be batched (the core's
    *     rule) or whose row is not of a known shape (this module's, as rows are flattened arrays)
    */
-  OperatorBatcher(Predictor predictor, int maxBatchSize, Duration maxDelay) {
+  OperatorBatcher(Predictor predictor, int maxBatchSize, Duration maxDelay, String threadName) {
     // The async operator's capacity already bounds the records in flight, and a record it hands
     // over must not be refused (that would fail the job instead of holding the source back): the
     // queue is left unbounded here.
     this.batcher = BatchingPredictor.builder(predictor).maxBatchSize(maxBatchSize)
-        .maxDelay(maxDelay).queueCapacity(Integer.MAX_VALUE).build();
+        .maxDelay(maxDelay).unboundedQueue().threadName(threadName).build();
     try {
-      this.inputs = predictor.inputs().stream().map(spec -> RowLayout.of(spec, "input"))
-          .toList();
-      this.outputs = predictor.outputs().stream().map(spec -> RowLayout.of(spec, "output"))
-          .toList();
+      this.inputs = RowLayout.of(predictor.inputs(), "input");
+      this.outputs = RowLayout.of(predictor.outputs(), "output");
     } catch (RuntimeException e) {
       batcher.close();
       throw e;
@@ -47,24 +47,18 @@ final class OperatorBatcher implements RecordBatcher {
     return inputs;
   }
 
+  /** The layout of each output's row, in the order of the predictions' outputs. */
+  List<RowLayout> outputs() {
+    return outputs;
+  }
+
   @Override
   public CompletableFuture<Prediction> submit(Object[] rows) {
-    Tensor[] tensors = new Tensor[rows.length];
     CompletableFuture<BatchedResult> pending;
     try {
-      for (int i = 0; i < tensors.length; i++) {
-        RowLayout layout = inputs.get(i);
-        tensors[i] = Tensor.of(layout.dataType(), rows[i], layout.shapeOfOneRow());
-      }
-      pending = batcher.submit(tensors);  // copies the rows
+      pending = batcher.submitRow(rows);  // copies the rows
     } catch (RuntimeException e) {  // closed, or a row that does not fit: this record fails
       return CompletableFuture.failedFuture(e);
-    } finally {
-      for (Tensor tensor : tensors) {
-        if (tensor != null) {
-          tensor.close();
-        }
-      }
     }
     // Not thenApply, which would wrap the batch's exception in a CompletionException.
     CompletableFuture<Prediction> answer = new CompletableFuture<>();
@@ -87,12 +81,25 @@ final class OperatorBatcher implements RecordBatcher {
       Map<String, Object> rows = new LinkedHashMap<>();
       for (int o = 0; o < outputs.size(); o++) {
         RowLayout layout = outputs.get(o);
-        Object row = Array.newInstance(layout.dataType().javaComponent(), layout.elements());
-        result.get(o).copyTo(row);  // refuses an output whose size is not one row
-        rows.put(layout.key(), row);
+        rows.put(layout.key(), row(result.get(o), layout));
       }
       return new Prediction(rows);
     }
+  }
+
+  /** A record's row of an output: a primitive array of its type, or byte[][] for STRING. */
+  private static Object row(Tensor output, RowLayout layout) {
+    if (layout.dataType() == DataType.STRING) {
+      byte[][] row = output.toBytesArray();
+      if (row.length != layout.elements()) {
+        throw new IllegalStateException("output '" + layout.key() + "' gave " + row.length
+            + " strings for a record, not " + layout.elements());
+      }
+      return row;
+    }
+    Object row = Array.newInstance(layout.dataType().javaComponent(), layout.elements());
+    output.copyTo(row);  // refuses an output whose size is not one row
+    return row;
   }
 
   /** How many model runs the batcher has made: records run / runs is the mean batch size. */

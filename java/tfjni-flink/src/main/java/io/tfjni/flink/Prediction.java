@@ -1,11 +1,13 @@
 package io.tfjni.flink;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One record's outputs, by output key: each a primitive array of the output's type holding the
- * record's row, flattened ({@code float[]} for FLOAT, {@code long[]} for INT64).
+ * record's row, flattened ({@code float[]} for FLOAT, {@code long[]} for INT64), or for STRING a
+ * {@code byte[][]} of the strings' bytes.
  */
 public final class Prediction {
   private final Map<String, Object> rows;
@@ -24,7 +26,7 @@ public final class Prediction {
   }
 
   /**
-   * The record's row of an output, as a primitive array.
+   * The record's row of an output: a primitive array, or a {@code byte[][]} for STRING.
    *
    * @param key the output's key
    * @return the row, flattened
@@ -80,6 +82,33 @@ public final class Prediction {
    */
   public long[] longs(String key) {
     return as(key, long[].class);
+  }
+
+  /**
+   * The record's row of a STRING output, each string's bytes as they are.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key, or it is of another type
+   */
+  public byte[][] bytes(String key) {
+    return as(key, byte[][].class);
+  }
+
+  /**
+   * The record's row of a STRING output, each string decoded as UTF-8.
+   *
+   * @param key the output's key
+   * @return the row, flattened
+   * @throws IllegalArgumentException if no output has that key, or it is of another type
+   */
+  public String[] strings(String key) {
+    byte[][] bytes = bytes(key);
+    String[] strings = new String[bytes.length];
+    for (int i = 0; i < bytes.length; i++) {
+      strings[i] = new String(bytes[i], StandardCharsets.UTF_8);
+    }
+    return strings;
   }
 
   private <T> T as(String key, Class<T> type) {

@@ -3,11 +3,13 @@ package io.tfjni.flink;
 import io.tfjni.DataType;
 import io.tfjni.TensorSpec;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The shape of one record's row of a signature input or output (the core's batching predictor
  * has already refused what cannot be batched), and the checks a record's value must pass to be
- * that row.
+ * that row: a primitive array of the input's type, or for STRING a {@code String[]} (UTF-8) or
+ * {@code byte[][]} without nulls.
  */
 record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
   /**
@@ -21,7 +23,9 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
           + " rank: tfjni-flink needs to know the shape of a record's row");
     }
     long[] row = Arrays.copyOfRange(shape, 1, shape.length);
-    long elements = spec.dataType().componentsPerElement();
+    // A string is one element (the core counts no fixed components for it).
+    long elements = spec.dataType() == DataType.STRING ? 1
+        : spec.dataType().componentsPerElement();
     for (long d : row) {
       if (d < 0) {
         throw new IllegalArgumentException(what + " '" + spec.key() + "' has shape "
@@ -32,17 +36,9 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
     return new RowLayout(spec.key(), spec.dataType(), row, Math.toIntExact(elements));
   }
 
-  /** The shape of a tensor holding one record's row: the batch dimension of 1, then the row's. */
-  long[] shapeOfOneRow() {
-    long[] shape = new long[rowShape.length + 1];
-    shape[0] = 1;
-    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
-    return shape;
-  }
-
-  /** The Java array type a row of this layout is. */
-  Class<?> arrayType() {
-    return dataType.javaComponent().arrayType();
+  /** The layouts of a signature's inputs or outputs, in their order. */
+  static List<RowLayout> of(List<TensorSpec> specs, String what) {
+    return specs.stream().map(spec -> of(spec, what)).toList();
   }
 
   /** Why {@code value} cannot be a row of this input, or null if it can. */
@@ -50,16 +46,30 @@ record RowLayout(String key, DataType dataType, long[] rowShape, int elements) {
     if (value == null) {
       return "is null";
     }
-    if (value.getClass() != arrayType()) {
+    boolean strings = value instanceof String[] || value instanceof byte[][];
+    if (dataType == DataType.STRING ? !strings
+        : value.getClass() != dataType.javaComponent().arrayType()) {
       return "is a " + value.getClass().getSimpleName();
     }
     int length = java.lang.reflect.Array.getLength(value);
-    return length == elements ? null : "has " + length + " elements";
+    if (length != elements) {
+      return "has " + length + " elements";
+    }
+    if (strings) {
+      for (int i = 0; i < length; i++) {
+        if (((Object[]) value)[i] == null) {
+          return "has a null at element " + i;
+        }
+      }
+    }
+    return null;
   }
 
   /** What a row must be, for messages. */
   String describe() {
-    return arrayType().getSimpleName() + " of " + elements + " elements (" + dataType + " "
+    String array = dataType == DataType.STRING ? "String[] or byte[][]"
+        : dataType.javaComponent().arrayType().getSimpleName();
+    return array + " of " + elements + " elements (" + dataType + " "
         + Arrays.toString(rowShape) + " per record)";
   }
 }

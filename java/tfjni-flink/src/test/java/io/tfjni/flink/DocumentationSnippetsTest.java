@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.DynamicTest;
@@ -26,12 +25,11 @@ class DocumentationSnippetsTest {
   private static final List<String> IMPORTS = List.of("io.tfjni.flink.*", "java.time.*",
       "java.util.*", "java.util.concurrent.*", "org.apache.flink.api.common.typeinfo.Types",
       "org.apache.flink.api.java.tuple.Tuple2", "org.apache.flink.streaming.api.datastream.*",
-      "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment");
+      "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment",
+      "org.apache.flink.table.api.bridge.java.StreamTableEnvironment");
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2).build());
+  static final MiniClusterExtension CLUSTER = FlinkTests.twoSlotCluster();
 
   @TestFactory
   Stream<DynamicTest> everyBlockCompilesAndRuns() throws Exception {

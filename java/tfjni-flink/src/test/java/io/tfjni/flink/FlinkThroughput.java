@@ -86,7 +86,7 @@ public final class FlinkThroughput {
     List<Double> p99s = new ArrayList<>();
     // A lease held for the whole run keeps the jobs' model loaded and warm from job to job, as a
     // long-running streaming job's is; otherwise each job would load it again.
-    ModelCache.Lease jobsModel = SavedModelAsyncFunction.MODELS.acquire(
+    ModelCache.Lease jobsModel = SubtaskModel.MODELS.acquire(
         new ModelCache.Key(model, List.of("serve"), 0, 0));
     try (SavedModel plain = SavedModel.load(model);
         Predictor predictor = plain.predictor("serving_default")) {

@@ -27,7 +27,20 @@ class OperatorBatcherTest {
   private static final Duration NEVER = Duration.ofMinutes(10);
 
   private static OperatorBatcher digitsBatcher(Predictor predictor, int maxBatchSize) {
-    return new OperatorBatcher(predictor, maxBatchSize, NEVER);
+    return new OperatorBatcher(predictor, maxBatchSize, NEVER, "tfjni-batching digits (1/2)");
+  }
+
+  /** A record's answer completes on the batching thread, named for the operator's subtask. */
+  @Test
+  void theBatchingThreadIsNamedForItsOperator() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("digits"));
+        Predictor predictor = model.predictor("serving_default")) {
+      OperatorBatcher batcher = digitsBatcher(predictor, 1);
+      String thread = batcher.submit(new Object[] {new float[64]})
+          .thenApply(prediction -> Thread.currentThread().getName()).get();
+      batcher.close();
+      assertEquals("tfjni-batching digits (1/2)", thread);
+    }
   }
 
   @Test

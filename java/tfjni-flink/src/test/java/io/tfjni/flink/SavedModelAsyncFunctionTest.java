@@ -1,5 +1,7 @@
 package io.tfjni.flink;
 
+import static io.tfjni.flink.FlinkTests.causes;
+import static io.tfjni.flink.FlinkTests.messageNaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +12,6 @@ import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
-import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -45,11 +45,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ExtendWith(TestModels.NoLeaks.class)
 class SavedModelAsyncFunctionTest {
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2).build());
+  static final MiniClusterExtension CLUSTER = FlinkTests.twoSlotCluster();
 
-  private static final int DIGITS = 360;
+  private static final int DIGITS = FlinkTests.DIGITS;
   private static final TypeInformation<Tuple2<Integer, float[]>> ID_AND_FLOATS =
       Types.TUPLE(Types.INT, Types.PRIMITIVE_ARRAY(Types.FLOAT));
 
@@ -61,11 +59,9 @@ class SavedModelAsyncFunctionTest {
 
   @BeforeAll
   static void readGoldens() throws IOException {
-    try (Tensor x = Npy.read(TestModels.dir().resolve("digits_holdout_images.npy"));
-        Tensor p = Npy.read(TestModels.dir().resolve("digits_holdout_probs.npy"))) {
-      images = x.toFloatArray();
-      pythonProbabilities = p.toFloatArray();
-    }
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
+    images = digits.images();
+    pythonProbabilities = digits.probabilities();
   }
 
   private static List<Tuple2<Integer, float[]>> digitRecords() {
@@ -284,23 +280,6 @@ class SavedModelAsyncFunctionTest {
       String words = expected[i];
       assertNotNull(messageNaming(failure, words), () -> words + " in: " + causes(failure));
     }
-  }
-
-  private static String causes(Throwable failure) {
-    StringBuilder chain = new StringBuilder();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      chain.append("\n  ").append(t);
-    }
-    return chain.toString();
-  }
-
-  private static String messageNaming(Throwable failure, String text) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains(text)) {
-        return t.getMessage();
-      }
-    }
-    return null;
   }
 
   private static void awaitTermination(JobClient job) throws Exception {

@@ -1,0 +1,22 @@
+package io.tfjni.flink;
+
+import io.tfjni.ModelCache;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a function of this module runs and how: the model, its signature, inputs and outputs, the
+ * batching, the thread counts and what an invalid record does. Serializable, as Flink ships the
+ * functions to the TaskManagers.
+ */
+record ModelSettings(String modelPath, List<String> tags, String signatureKey,
+    List<String> inputKeys, List<String> outputKeys, int maxBatchSize, Duration maxDelay,
+    int intraOpThreads, int interOpThreads, InvalidRecords invalidRecords)
+    implements Serializable {
+  /** The key of the model in the JVM's model cache: path, tags and thread settings. */
+  ModelCache.Key cacheKey() {
+    return new ModelCache.Key(Path.of(modelPath), tags, intraOpThreads, interOpThreads);
+  }
+}

@@ -1,0 +1,210 @@
+package io.tfjni.flink;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.apache.flink.table.functions.FunctionContext;
+import org.apache.flink.table.functions.FunctionDefinition;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.inference.ArgumentCount;
+import org.apache.flink.table.types.inference.CallContext;
+import org.apache.flink.table.types.inference.ConstantArgumentCount;
+import org.apache.flink.table.types.inference.InputTypeStrategy;
+import org.apache.flink.table.types.inference.Signature;
+import org.apache.flink.table.types.inference.TypeInference;
+
+/**
+ * What both SQL functions do: type their calls from the signature when the planner asks, and at
+ * run time turn a call's arguments into a record's rows, queue them on the subtask's model and
+ * turn the prediction's outputs into SQL values.
+ */
+final class SqlPredictions implements Serializable {
+  private static final long serialVersionUID = 1;
+
+  private final ModelSettings settings;
+  /** The column each argument is, for messages, in the order of the settings' inputs. */
+  private final List<String> columns;
+
+  /** The signature's layouts, read once on the client for the planner. */
+  private transient List<RowLayout> plannedInputs;
+  private transient List<RowLayout> plannedOutputs;
+
+  private transient SubtaskModel model;
+  private transient long rowNumber;
+  private transient int subtask;
+
+  SqlPredictions(ModelSettings settings, List<String> columns) {
+    this.settings = settings;
+    this.columns = columns;
+  }
+
+  ModelSettings settings() {
+    return settings;
+  }
+
+  /**
+   * The calls' type inference: one argument per input, each a number or a string, or an ARRAY
+   * of them, as its input's row needs ({@link SqlTypes}); the result {@code resultType} makes
+   * from the outputs' layouts.
+   */
+  TypeInference typeInference(Function<List<RowLayout>, DataType> resultType) {
+    return TypeInference.newBuilder().inputTypeStrategy(new Arguments())
+        .outputTypeStrategy(call -> Optional.of(resultType.apply(plannedOutputs()))).build();
+  }
+
+  /** Opens the model on the TaskManager (one per JVM, shared by every subtask's function). */
+  void open(FunctionContext context) {
+    // From the metric scope, as Flink 1.20's FunctionContext has no getTaskInfo() (2.x's has).
+    Map<String, String> scope = context.getMetricGroup().getAllVariables();
+    String index = scope.get("<subtask_index>");
+    subtask = index == null ? -1 : Integer.parseInt(index);
+    model = SubtaskModel.open(settings,
+        "tfjni-batching " + scope.get("<task_name>") + " (subtask " + subtask + ")");
+  }
+
+  /**
+   * Queues one call: {@code result} completes with {@code answer} of the SQL values of its
+   * outputs (in the order of the outputs), with {@code invalid} for an invalid row under
+   * {@code SKIP} or {@code KEEP}, or fails with the row's exception under {@code ERROR} (naming
+   * the column, the row and what was expected) or with its batch's.
+   *
+   * @param varargs the arguments as an {@code eval(future, Object... arguments)} receives them
+   */
+  <T> void predict(Object[] varargs, CompletableFuture<T> result, T invalid,
+      Function<Object[], T> answer) {
+    Object[] rows;
+    try {
+      rows = rows(arguments(varargs));
+    } catch (IllegalArgumentException e) {
+      result.completeExceptionally(e);
+      return;
+    }
+    if (rows == null) {
+      result.complete(invalid);
+      return;
+    }
+    model.submit(rows).whenComplete((prediction, failure) -> {
+      if (failure != null) {
+        result.completeExceptionally(failure);
+        return;
+      }
+      try {
+        result.complete(answer.apply(values(prediction)));
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
+      }
+    });
+  }
+
+  /** The record's rows of one call; null for an invalid row under SKIP or KEEP. */
+  private Object[] rows(Object[] arguments) {
+    long number = rowNumber++;
+    Object[] rows = new Object[arguments.length];
+    for (int i = 0; i < rows.length; i++) {
+      RowLayout input = model.inputs().get(i);
+      try {
+        rows[i] = SqlValues.toRow(arguments[i], input);
+      } catch (SqlValues.InvalidValue invalid) {
+        if (settings.invalidRecords() != InvalidRecords.ERROR) {
+          return null;
+        }
+        throw InvalidRecordError.of("column '" + columns.get(i) + "'", input.key(), "row",
+            number, subtask, Arrays.deepToString(arguments), invalid.getMessage(),
+            SqlTypes.describe(input), "KEEP");
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The call's arguments from an {@code eval(future, Object... arguments)}: Flink's generated
+   * code calls it with the arguments' own classes, and Java hands a lone array argument (an
+   * ARRAY is a {@code Float[]}, an {@code Integer[]}, ...) over as the varargs array itself, or a
+   * lone null array as a null array. The array Java builds for the arguments is an
+   * {@code Object[]}, and no argument's class is.
+   */
+  private static Object[] arguments(Object[] varargs) {
+    return varargs != null && varargs.getClass() == Object[].class ? varargs
+        : new Object[] {varargs};
+  }
+
+  /** How many outputs a prediction has. */
+  int outputCount() {
+    return model.outputs().size();
+  }
+
+  /** The SQL value of each output, in the order of the outputs. */
+  private Object[] values(Prediction prediction) {
+    List<RowLayout> outputs = model.outputs();
+    Object[] values = new Object[outputs.size()];
+    for (int o = 0; o < values.length; o++) {
+      RowLayout output = outputs.get(o);
+      values[o] = SqlValues.toSql(prediction.get(output.key()), output);
+    }
+    return values;
+  }
+
+  void close() {
+    if (model != null) {
+      model.close();
+      model = null;
+    }
+  }
+
+  private synchronized List<RowLayout> plannedInputs() {
+    readSignature();
+    return plannedInputs;
+  }
+
+  private synchronized List<RowLayout> plannedOutputs() {
+    readSignature();
+    return plannedOutputs;
+  }
+
+  /** Opens the model as a TaskManager would (the same checks), reads the layouts, closes it. */
+  private void readSignature() {
+    if (plannedInputs == null) {
+      try (SubtaskModel signature = SubtaskModel.open(settings, "tfjni-batching planning")) {
+        plannedInputs = signature.inputs();
+        plannedOutputs = signature.outputs();
+      }
+    }
+  }
+
+  /** One argument per signature input, each of a type that can feed it, passed on unchanged. */
+  private final class Arguments implements InputTypeStrategy {
+    @Override
+    public ArgumentCount getArgumentCount() {
+      return ConstantArgumentCount.of(columns.size());
+    }
+
+    @Override
+    public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
+      List<DataType> arguments = call.getArgumentDataTypes();
+      List<RowLayout> inputs = plannedInputs();
+      for (int i = 0; i < arguments.size(); i++) {
+        String problem = SqlTypes.whyNot(arguments.get(i).getLogicalType(), inputs.get(i));
+        if (problem != null) {
+          return call.fail(throwOnFailure, "argument %d of %s (column '%s', input '%s'): %s",
+              i + 1, call.getName(), columns.get(i), inputs.get(i).key(), problem);
+        }
+      }
+      return Optional.of(arguments);
+    }
+
+    @Override
+    public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
+      List<Signature.Argument> arguments = new ArrayList<>();
+      List<RowLayout> inputs = plannedInputs();
+      for (int i = 0; i < columns.size(); i++) {
+        arguments.add(Signature.Argument.of(columns.get(i), SqlTypes.describe(inputs.get(i))));
+      }
+      return List.of(Signature.of(arguments));
+    }
+  }
+}

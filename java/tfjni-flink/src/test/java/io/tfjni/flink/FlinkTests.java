@@ -1,0 +1,74 @@
+package io.tfjni.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tfjni.Tensor;
+import io.tfjni.TestModels;
+import io.tfjni.numpy.Npy;
+import java.io.IOException;
+import java.lang.reflect.Array;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+/** What the module's tests share: the cluster, the digits' goldens, reading failures. */
+final class FlinkTests {
+  /** The held-out digits of the manifest. */
+  static final int DIGITS = 360;
+
+  private FlinkTests() {}
+
+  /** A MiniCluster of one TaskManager with 2 slots. */
+  static MiniClusterExtension twoSlotCluster() {
+    return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+        .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+  }
+
+  /** The held-out digits' pixels (64 a digit) and TensorFlow Python's probabilities (10). */
+  record Digits(float[] images, float[] probabilities) {
+    static Digits read() throws IOException {
+      try (Tensor x = Npy.read(TestModels.dir().resolve("digits_holdout_images.npy"));
+          Tensor p = Npy.read(TestModels.dir().resolve("digits_holdout_probs.npy"))) {
+        return new Digits(x.toFloatArray(), p.toFloatArray());
+      }
+    }
+
+    /** Digit {@code image}'s 64 pixels. */
+    float[] pixels(int image) {
+      float[] pixels = new float[64];
+      System.arraycopy(images, image * 64, pixels, 0, 64);
+      return pixels;
+    }
+
+    /**
+     * Asserts {@code probabilities} (an array of 10 numbers, primitive or boxed) are Python's
+     * for digit {@code image}.
+     */
+    void assertPythons(int image, Object probabilities, String what) {
+      assertEquals(10, Array.getLength(probabilities), what);
+      for (int c = 0; c < 10; c++) {
+        float expected = this.probabilities[image * 10 + c];
+        double actual = ((Number) Array.get(probabilities, c)).doubleValue();
+        assertEquals(expected, actual, 1e-6 + 1e-5 * Math.abs(expected), what + " class " + c);
+      }
+    }
+  }
+
+  /** Every exception of a failure's chain, a line each, for a message. */
+  static String causes(Throwable failure) {
+    StringBuilder chain = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      chain.append("\n  ").append(t);
+    }
+    return chain.toString();
+  }
+
+  /** The message of the first exception of the chain that contains {@code text}, or null. */
+  static String messageNaming(Throwable failure, String text) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains(text)) {
+        return t.getMessage();
+      }
+    }
+    return null;
+  }
+}
