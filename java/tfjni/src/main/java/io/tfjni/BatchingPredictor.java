@@ -49,6 +49,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * futures of {@link #submit} complete on the thread that ran the batch: chain heavy work with
  * the {@code ...Async} methods of {@link CompletableFuture}.
  *
+ * <p>A lone caller: with no delay, a caller blocked in {@link #predict} (or {@link #predictRow})
+ * that finds nothing queued, no batch being formed, room for a batch to start, and recent runs
+ * each serving about one caller, runs its own rows at once on its own thread as a run of their
+ * own: its tensors are fed as they are and the run's outputs become its result (no copy in or
+ * out, no hand-off). Its rows must be an allowed batch size, if sizes are set. Under load,
+ * callers queue and are batched as described above.
+ *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
  * size and fixed-size elements or strings; {@link Builder#build} refuses others, naming the
  * offending input or output.
@@ -89,6 +96,11 @@ public final class BatchingPredictor implements AutoCloseable {
    * without load.
    */
   private double recentCallersPerRun = 1;
+  /**
+   * Whether {@link #recentCallersPerRun} is that of lone callers; read without the lock, so that
+   * under load a caller goes straight to the queue, taking the lock once.
+   */
+  private volatile boolean lonelyCallers = true;
   private final LongAdder runsAlone = new LongAdder();
   private boolean closed;
   private final Thread batchingThread;
@@ -223,14 +235,14 @@ public final class BatchingPredictor implements AutoCloseable {
    * made smaller batches).
    */
   private boolean claimIdleModel(QueuedRows request) {
-    if (maxDelayNanos > 0 || (allowedBatchSizes.length > 0
+    if (!lonelyCallers || maxDelayNanos > 0 || (allowedBatchSizes.length > 0
         && paddedSize(request.rows, allowedBatchSizes) != request.rows)) {
       return false;
     }
     lock.lock();
     try {
       if (closed || forming || !queue.isEmpty() || runningBatches >= maxConcurrentBatches
-          || recentCallersPerRun >= LONE_CALLERS_PER_RUN) {
+          || !lonelyCallers) {
         return false;
       }
       runningBatches++;
@@ -470,6 +482,7 @@ public final class BatchingPredictor implements AutoCloseable {
       batchesRun++;
       rowsRun += rows;
       recentCallersPerRun += (callers - recentCallersPerRun) / 8;
+      lonelyCallers = recentCallersPerRun < LONE_CALLERS_PER_RUN;
       if (--runningBatches == 0) {
         batchesDone.signalAll();
       }
@@ -689,7 +702,8 @@ public final class BatchingPredictor implements AutoCloseable {
 
     /**
      * How long a caller waits for its answer, queueing included; zero waits without limit. A
-     * caller that is running its batch for everyone in it finishes that batch first.
+     * caller that is running its batch for everyone in it, or its own rows alone, finishes that run
+     * first.
      *
      * @param timeout zero (no limit) or more
      * @return this builder

@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * What embedders of the batching predictor (a stream operator, a SQL function) use: rows given
  * as Java arrays, a batching thread of their own name, a queue that never refuses. Expected
  * values come from arithmetic (multi's add: a + b; checked's double: 2x) or from TensorFlow
- * Python (the manifest's digits and strings cases).
+ * Python (the manifest's strings case; digits rows as arrays: BatchingPredictorTest).
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class BatchingEmbedderTest {
@@ -54,40 +49,6 @@ class BatchingEmbedderTest {
       }
       try (BatchedResult own = last.get()) {
         assertArrayEquals(new float[] {44}, own.get("sum").toFloatArray());
-      }
-      assertEquals(1, batcher.batchesRun());
-    }
-  }
-
-  @Test
-  void digitsRowsAsArraysFromManyThreadsMatchTensorFlowPython() throws Exception {
-    JsonNode call = TestModels.testCase("digits_batch7").path("calls").get(0);
-    JsonNode images = call.path("inputs").elements().next();
-    String outputKey = call.path("outputs").fieldNames().next();
-    ByteBuffer pixels = ByteBuffer.wrap(TestModels.data(images)).order(ByteOrder.LITTLE_ENDIAN);
-    ByteBuffer probs = ByteBuffer.wrap(TestModels.data(call.path("outputs").path(outputKey)))
-        .order(ByteOrder.LITTLE_ENDIAN);
-    int rows = (int) TestModels.shape(images)[0];
-    try (SavedModel model = SavedModel.load(TestModels.modelPath("digits"));
-        Predictor predictor = model.predictor("serving_default");
-        BatchingPredictor batcher = BatchingPredictor.builder(predictor).maxBatchSize(rows)
-            .maxDelay(NEVER).build()) {
-      ExecutorService callers = Executors.newFixedThreadPool(rows);
-      List<Future<float[]>> answers = new ArrayList<>();
-      for (int r = 0; r < rows; r++) {
-        float[] image = new float[64];
-        pixels.asFloatBuffer().get(r * 64, image);
-        answers.add(callers.submit(() -> {
-          try (BatchedResult result = batcher.predictRow((Object) image)) {
-            return result.get(0).toFloatArray();
-          }
-        }));
-      }
-      callers.shutdown();
-      for (int r = 0; r < rows; r++) {
-        float[] expected = new float[10];
-        probs.asFloatBuffer().get(r * 10, expected);
-        assertArrayEquals(expected, answers.get(r).get(), 1e-6f, "row " + r);
       }
       assertEquals(1, batcher.batchesRun());
     }

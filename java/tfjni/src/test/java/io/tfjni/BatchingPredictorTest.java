@@ -74,8 +74,9 @@ class BatchingPredictorTest {
     }
   }
 
-  @Test
-  void digitsRowsFromManyCallersMatchTensorFlowPython() throws Exception {
+  @ParameterizedTest(name = "rows given as {0}")
+  @ValueSource(strings = {"tensors", "arrays"})
+  void digitsRowsFromManyCallersMatchTensorFlowPython(String rowsGivenAs) throws Exception {
     JsonNode call = TestModels.testCase("digits_batch7").path("calls").get(0);
     JsonNode images = call.path("inputs").elements().next();
     String outputKey = call.path("outputs").fieldNames().next();
@@ -94,6 +95,11 @@ class BatchingPredictorTest {
         pixels.asFloatBuffer().get(r * 64, image);
         // Blocking callers on threads of their own: the first finds the model idle and leads.
         answers.add(callers.submit(() -> {
+          if (rowsGivenAs.equals("arrays")) {
+            try (BatchedResult result = batcher.predictRow((Object) image)) {
+              return result.get(0).toFloatArray();
+            }
+          }
           try (Tensor row = Tensor.of(image, 1, 8, 8, 1);
               BatchedResult result = batcher.predict(row)) {
             return result.get(0).toFloatArray();
@@ -106,6 +112,7 @@ class BatchingPredictorTest {
         probs.asFloatBuffer().get(r * 10, expected);
         assertArrayEquals(expected, answers.get(r).get(), 1e-6f, "row " + r);
       }
+      assertEquals(1, batcher.batchesRun());
     }
   }
 
