@@ -138,6 +138,11 @@ public class TfjniNDArray implements NDArray {
     return manager.wrap(result);
   }
 
+  /** {@code result} wrapped, or a copy of this array if it is this array's own value. */
+  private NDArray wrapOrCopy(io.tfjni.NDArray result) {
+    return result == tfArray() ? duplicate() : wrap(result);
+  }
+
   /** A native result as an array of another manager (e.g. get(manager, index)). */
   static TfjniNDArray wrapIn(NDManager target, io.tfjni.NDArray result) {
     return ((TfjniNDManager) target).wrap(result);
@@ -1172,25 +1177,19 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDList topK(int k, int axis, boolean largest, boolean sorted) {
     int a = normAxis(axis);
-    int r = rank();
-    int[] perm = Axes.swapWithLast(r, a);
-    boolean moved = a != r - 1;
-    try (NDArray swapped = moved ? transpose(perm) : null;
-        NDArray source = largest ? null : (moved ? swapped : this).neg()) {
-      TfjniNDArray input = (TfjniNDArray) (source != null ? source : moved ? swapped : this);
+    io.tfjni.NDArray x = tfArray();
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray last = t.addUnless(Axes.toEnd(x, a), x);
+      // The k smallest are the k largest of the negated values.
+      io.tfjni.NDArray source = largest ? last : t.add(last.neg());
       io.tfjni.NDArray[] out;
       try (io.tfjni.NDArray kk = tf().scalar(k)) {
-        out = input.op("TopKV2").addInput(input.tfArray()).addInput(kk).setAttr("sorted", sorted)
-            .buildAll();
+        out = op("TopKV2").addInput(source).addInput(kk).setAttr("sorted", sorted).buildAll();
       }
-      try (NDArray values = wrap(out[0]); NDArray indices32 = wrap(out[1]);
-          NDArray indices = indices32.toType(DataType.INT64, false);
-          NDArray signed = largest ? null : values.neg()) {
-        NDArray v = largest ? values : signed;
-        NDArray v2 = moved ? v.transpose(perm) : v.duplicate();
-        NDArray i2 = moved ? indices.transpose(perm) : indices.duplicate();
-        return new NDList(v2, i2);
-      }
+      io.tfjni.NDArray indices = t.add(out[1]).cast(io.tfjni.DataType.INT64);
+      io.tfjni.NDArray values = largest ? out[0] : t.add(out[0]).neg();
+      return new NDList(wrap(Axes.backFromEnd(t, values, a)),
+          wrap(Axes.backFromEnd(t, indices, a)));
     }
   }
 
@@ -1429,8 +1428,13 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray flip(int... axes) {
+    return wrap(reversed(tfArray(), axes));
+  }
+
+  /** {@code x} reversed along {@code axes}; the caller closes it. */
+  private io.tfjni.NDArray reversed(io.tfjni.NDArray x, int... axes) {
     try (io.tfjni.NDArray ax = intVector(axes)) {
-      return wrap(op("ReverseV2").addInput(tfArray()).addInput(ax).build());
+      return op("ReverseV2").addInput(x).addInput(ax).build();
     }
   }
 
@@ -1480,27 +1484,22 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray tile(long[] repeats) {
     int r = rank();
-    NDArray source = this;
-    NDArray expanded = null;
     if (repeats.length > r) {
+      // Leading axes of 1 for the repeats beyond this array's rank.
       long[] dims = new long[repeats.length];
       Arrays.fill(dims, 1);
       System.arraycopy(getShape().getShape(), 0, dims, repeats.length - r, r);
-      expanded = reshape(new Shape(dims));
-      source = expanded;
-    } else if (repeats.length < r) {
-      long[] full = new long[r];
-      Arrays.fill(full, 1);
-      System.arraycopy(repeats, 0, full, r - repeats.length, repeats.length);
-      repeats = full;
-    }
-    try {
-      return wrap(((TfjniNDArray) source).tfArray().tile(repeats));
-    } finally {
-      if (expanded != null) {
-        expanded.close();
+      try (io.tfjni.NDArray expanded = tfArray().reshape(dims)) {
+        return wrap(expanded.tile(repeats));
       }
     }
+    long[] multiples = repeats;
+    if (repeats.length < r) {
+      multiples = new long[r];
+      Arrays.fill(multiples, 1);
+      System.arraycopy(repeats, 0, multiples, r - repeats.length, repeats.length);
+    }
+    return wrap(tfArray().tile(multiples));
   }
 
   @Override
@@ -1523,39 +1522,35 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray repeat(long repeats) {
-    NDArray result = duplicate();
-    for (int axis = 0; axis < rank(); axis++) {
-      try (NDArray previous = result) {
-        result = previous.repeat(axis, repeats);
-      }
-    }
-    return result;
+    long[] each = new long[rank()];
+    Arrays.fill(each, repeats);
+    return repeat(each);
   }
 
-  /** numpy.repeat along one axis: expand after it, tile there, merge the two axes. */
   @Override
   public NDArray repeat(int axis, long repeats) {
-    int a = normAxis(axis);
-    long[] dims = getShape().getShape();
+    return wrap(repeatAlong(tfArray(), normAxis(axis), repeats));
+  }
+
+  /** {@code repeats[i]} along each axis i, axis 0 first. */
+  @Override
+  public NDArray repeat(long[] repeats) {
+    io.tfjni.NDArray x = tfArray();
+    return wrapOrCopy(Temporaries.chain(x, repeats.length, (previous, axis) ->
+        repeatAlong(previous, Axes.normalize(axis, previous.shape().length), repeats[axis])));
+  }
+
+  /** numpy.repeat along axis {@code a}: expand after it, tile there, merge the two axes. */
+  private static io.tfjni.NDArray repeatAlong(io.tfjni.NDArray x, int a, long repeats) {
+    long[] dims = x.shape();
     long[] multiples = new long[dims.length + 1];
     Arrays.fill(multiples, 1);
     multiples[a + 1] = repeats;
     long[] merged = dims.clone();
     merged[a] = dims[a] * repeats;
-    try (NDArray e = expandDims(a + 1); NDArray t = e.tile(multiples)) {
-      return t.reshape(new Shape(merged));
+    try (Temporaries t = new Temporaries()) {
+      return t.add(t.add(x.expandDims(a + 1)).tile(multiples)).reshape(merged);
     }
-  }
-
-  @Override
-  public NDArray repeat(long[] repeats) {
-    NDArray result = duplicate();
-    for (int axis = 0; axis < repeats.length; axis++) {
-      try (NDArray previous = result) {
-        result = previous.repeat(axis, repeats[axis]);
-      }
-    }
-    return result;
   }
 
   @Override
@@ -1593,16 +1588,13 @@ public class TfjniNDArray implements NDArray {
       return mul(other);
     }
     if (r1 == 1 && r2 == 1) {
-      try (NDArray m = mul(other)) {
-        return m.sum();
+      try (io.tfjni.NDArray products = op("Mul").addInput(tfArray()).addInput(tfOf(other))
+          .build()) {
+        return wrap(reduceWidened("Sum", products, new int[] {0}, false));
       }
     }
-    if (r2 == 1) {
-      try (NDArray o2 = other.expandDims(1); NDArray m = matMul(o2)) {
-        return m.squeeze(new int[] {-1});
-      }
-    }
-    if (r1 <= 2 && r2 == 2) {
+    // A matrix (or a stack of them) times a vector is matMul's case too.
+    if (r2 == 1 || r1 <= 2 && r2 == 2) {
       return matMul(other);
     }
     throw new UnsupportedOperationException("dot: rank " + r1 + " x rank " + r2);
@@ -1616,12 +1608,14 @@ public class TfjniNDArray implements NDArray {
       throw new IllegalArgumentException("matMul: scalars are not matrices");
     }
     if (r1 == 1 || r2 == 1) {
-      try (NDArray a = r1 == 1 ? expandDims(0) : duplicate();
-          NDArray b = r2 == 1 ? other.expandDims(1) : other.duplicate();
-          NDArray m = a.matMul(b)) {
+      // A vector is a row (left) or a column (right) matrix, its axis dropped from the product.
+      try (Temporaries t = new Temporaries()) {
+        io.tfjni.NDArray a = r1 == 1 ? t.add(tfArray().expandDims(0)) : tfArray();
+        io.tfjni.NDArray b = r2 == 1 ? t.add(tfOf(other).expandDims(1)) : tfOf(other);
+        io.tfjni.NDArray m = t.add(op("BatchMatMulV2").addInput(a).addInput(b).build());
         int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
             : r1 == 1 ? new int[] {-2} : new int[] {-1};
-        return m.squeeze(drop);
+        return wrap(m.squeeze(drop));
       }
     }
     return binary("BatchMatMulV2", other);
@@ -1654,6 +1648,11 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray diagonal(int offset, int axis1, int axis2) {
+    return wrap(diagonalOf(offset, axis1, axis2));
+  }
+
+  /** The diagonal of the matrices on axes (axis1, axis2), as the last axis; the caller closes it. */
+  private io.tfjni.NDArray diagonalOf(int offset, int axis1, int axis2) {
     int r = rank();
     int a1 = normAxis(axis1);
     int a2 = normAxis(axis2);
@@ -1666,17 +1665,16 @@ public class TfjniNDArray implements NDArray {
     }
     perm[j++] = a1;
     perm[j] = a2;
-    try (NDArray t = transpose(perm); io.tfjni.NDArray k = tf().scalar(offset);
-        io.tfjni.NDArray pad = scalar(0)) {
-      return wrap(((TfjniNDArray) t).op("MatrixDiagPartV3").addInput(((TfjniNDArray) t).tfArray())
-          .addInput(k).addInput(pad).build());
+    try (io.tfjni.NDArray moved = tfArray().transpose(perm);
+        io.tfjni.NDArray k = tf().scalar(offset); io.tfjni.NDArray pad = scalar(0)) {
+      return op("MatrixDiagPartV3").addInput(moved).addInput(k).addInput(pad).build();
     }
   }
 
   @Override
   public NDArray trace(int offset, int axis1, int axis2) {
-    try (NDArray d = diagonal(offset, axis1, axis2)) {
-      return d.sum(new int[] {-1});
+    try (io.tfjni.NDArray d = diagonalOf(offset, axis1, axis2)) {
+      return wrap(reduceWidened("Sum", d, new int[] {-1}, false));
     }
   }
 
@@ -1727,15 +1725,16 @@ public class TfjniNDArray implements NDArray {
     }
     long steps = getShape().get(1);
     long[] maskShape = new long[rank()];
-    java.util.Arrays.fill(maskShape, 1);
+    Arrays.fill(maskShape, 1);
     maskShape[0] = getShape().get(0);
     maskShape[1] = steps;
-    try (NDArray t = manager.arange(0f, (float) steps, 1f, DataType.FLOAT32);
-        NDArray len = sequenceLength.toType(DataType.FLOAT32, true);
-        NDArray column = len.reshape(-1, 1); NDArray mask2 = t.lt(column);
-        NDArray mask = mask2.reshape(new Shape(maskShape));
-        NDArray fill = manager.full(new Shape(), v, getDataType())) {
-      return getNDArrayInternal().where(mask, fill);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray positions = t.add(tf().arange(0f, (float) steps, 1f));
+      io.tfjni.NDArray lengths = Indexing.castTo(t, tfOf(sequenceLength),
+          io.tfjni.DataType.FLOAT);
+      io.tfjni.NDArray kept = t.add(positions.lt(t.add(lengths.reshape(-1, 1))));
+      io.tfjni.NDArray mask = t.add(kept.reshape(maskShape));
+      return wrap(mask.where(tfArray(), t.add(scalar(v))));
     }
   }
 
@@ -1818,12 +1817,12 @@ public class TfjniNDArray implements NDArray {
     perm[a0] = a1;
     perm[a1] = a0;
     if (k == 1) {
-      try (NDArray flipped = flip(a1)) {
-        return flipped.transpose(perm);
+      try (io.tfjni.NDArray flipped = reversed(tfArray(), a1)) {
+        return wrap(flipped.transpose(perm));
       }
     }
-    try (NDArray swapped = transpose(perm)) {
-      return swapped.flip(a1);
+    try (io.tfjni.NDArray swapped = tfArray().transpose(perm)) {
+      return wrap(reversed(swapped, a1));
     }
   }
 
@@ -1899,24 +1898,22 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray diff(int n, int dim) {
     int a = normAxis(dim);
-    NDArray result = duplicate();
-    for (int i = 0; i < n; i++) {
-      try (NDArray previous = result) {
-        TfjniNDArray p = (TfjniNDArray) previous;
-        long[] begin = new long[rank()];
-        long[] size = new long[rank()];
-        java.util.Arrays.fill(size, -1);
-        long length = p.getShape().get(a);
-        size[a] = Math.max(0, length - 1);
-        begin[a] = Math.min(1, length);
-        try (io.tfjni.NDArray tail = p.tfArray().slice(begin, size)) {
-          begin[a] = 0;
-          try (io.tfjni.NDArray head = p.tfArray().slice(begin, size)) {
-            result = wrap(op("Sub").addInput(tail).addInput(head).build());
-          }
-        }
-      }
+    return wrapOrCopy(Temporaries.chain(tfArray(), n, (previous, i) -> difference(previous, a)));
+  }
+
+  /** {@code x[1:] - x[:-1]} along axis {@code a} (empty if that axis is); the caller closes it. */
+  private static io.tfjni.NDArray difference(io.tfjni.NDArray x, int a) {
+    int r = x.shape().length;
+    long[] size = new long[r];
+    Arrays.fill(size, -1);
+    long length = x.shape()[a];
+    size[a] = Math.max(0, length - 1);
+    long[] from = new long[r];
+    from[a] = Math.min(1, length);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray tail = t.add(x.slice(from, size));
+      io.tfjni.NDArray head = t.add(x.slice(new long[r], size));
+      return tail.sub(head);
     }
-    return result;
   }
 }

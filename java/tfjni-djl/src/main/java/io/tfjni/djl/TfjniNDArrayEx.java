@@ -10,6 +10,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.recurrent.RNN;
 import ai.djl.util.RandomUtils;
+import java.util.Arrays;
 import java.util.List;
 
 /** DJL's engine-internal operations (activations, image ops, ...) for {@link TfjniNDArray}. */
@@ -109,8 +110,11 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray elu(float alpha) {
     // alpha * (exp(x) - 1) for x < 0, x otherwise (Elu has alpha 1).
-    try (NDArray e = unary("Elu"); NDArray neg = array.lt(0); NDArray scaled = e.mul(alpha)) {
-      return scaled.getNDArrayInternal().where(neg, e);
+    io.tfjni.NDArray x = array.tfArray();
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray e = t.add(array.op("Elu").addInput(x).build());
+      io.tfjni.NDArray scaled = t.add(e.mul(alpha));
+      return array.wrap(select(t, t.add(x.lt(0)), scaled, e));
     }
   }
 
@@ -241,8 +245,12 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDList prelu(NDArray input, NDArray alpha) {
-    try (NDArray neg = input.lt(0); NDArray scaled = input.mul(alpha)) {
-      return new NDList(scaled.getNDArrayInternal().where(neg, input));
+    // The result belongs to the input's manager, as the input's own ops' would.
+    TfjniNDArray in = ((TfjniNDManager) array.getManager()).from(input);
+    io.tfjni.NDArray x = in.tfArray();
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray scaled = t.add(x.mul(in.tfOf(alpha)));
+      return new NDList(in.wrap(select(t, t.add(x.lt(0)), scaled, x)));
     }
   }
 
@@ -496,32 +504,29 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray where(NDArray condition, NDArray other) {
     // NDArrays.where(condition, x, y) calls x.getNDArrayInternal().where(condition, y).
-    // A condition of lower rank that matches the leading axes applies to them (DJL broadcasts
-    // it so); otherwise it broadcasts from the last axis, as numpy.
-    NDArray widest = array.getShape().dimension() >= other.getShape().dimension() ? array
-        : other;
-    int missing = widest.getShape().dimension() - condition.getShape().dimension();
-    NDArray aligned = null;
-    if (missing > 0 && condition.getShape().equals(
-        widest.getShape().slice(0, condition.getShape().dimension()))) {
-      long[] dims = java.util.Arrays.copyOf(condition.getShape().getShape(),
-          condition.getShape().dimension() + missing);
-      java.util.Arrays.fill(dims, condition.getShape().dimension(), dims.length, 1);
-      aligned = condition.reshape(dims);
+    try (Temporaries t = new Temporaries()) {
+      return array.wrap(select(t, array.tfOf(condition), array.tfArray(), array.tfOf(other)));
     }
-    io.tfjni.NDArray cond = array.tfOf(aligned != null ? aligned : condition);
-    io.tfjni.NDArray y = array.tfOf(other);
-    try (io.tfjni.NDArray c = cond.dataType() == io.tfjni.DataType.BOOL ? null
-        : cond.cast(io.tfjni.DataType.BOOL);
-        io.tfjni.NDArray yc = y.dataType() == array.tfArray().dataType() ? null
-            : y.cast(array.tfArray().dataType())) {
-      return array.wrap(array.op("SelectV2").addInput(c == null ? cond : c)
-          .addInput(array.tfArray()).addInput(yc == null ? y : yc).build());
-    } finally {
-      if (aligned != null) {
-        aligned.close();
-      }
+  }
+
+  /**
+   * {@code x} where {@code condition}, else {@code y} (in x's type): SelectV2. A condition of
+   * lower rank that matches the leading axes of the wider of x and y applies to them (DJL
+   * broadcasts it so); otherwise it broadcasts from the last axis, as numpy.
+   */
+  private static io.tfjni.NDArray select(Temporaries t, io.tfjni.NDArray condition,
+      io.tfjni.NDArray x, io.tfjni.NDArray y) {
+    long[] c = condition.shape();
+    long[] widest = x.shape().length >= y.shape().length ? x.shape() : y.shape();
+    io.tfjni.NDArray aligned = condition;
+    if (widest.length > c.length && Arrays.equals(c, Arrays.copyOf(widest, c.length))) {
+      long[] dims = Arrays.copyOf(c, widest.length);
+      Arrays.fill(dims, c.length, dims.length, 1);
+      aligned = t.add(condition.reshape(dims));
     }
+    return x.getManager().opBuilder("SelectV2")
+        .addInput(Indexing.castTo(t, aligned, io.tfjni.DataType.BOOL)).addInput(x)
+        .addInput(Indexing.castTo(t, y, x.dataType())).build();
   }
 
   @Override
