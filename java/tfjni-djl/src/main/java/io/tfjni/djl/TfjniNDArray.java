@@ -238,12 +238,14 @@ public class TfjniNDArray implements NDArray {
   /** Sum or Prod of {@code x}, integers and booleans in INT64; the caller closes it. */
   private io.tfjni.NDArray reduceWidened(String opName, io.tfjni.NDArray x, int[] axes,
       boolean keepDims) {
-    if (!widensToInt64(x.dataType())) {
-      return reduce(opName, x, axes, keepDims);
+    try (Temporaries t = new Temporaries()) {
+      return reduce(opName, widened(t, x), axes, keepDims);
     }
-    try (io.tfjni.NDArray wide = x.cast(io.tfjni.DataType.INT64)) {
-      return reduce(opName, wide, axes, keepDims);
-    }
+  }
+
+  /** {@code x}, or for integers and booleans {@code x} in INT64 (a cast {@code t} frees). */
+  private static io.tfjni.NDArray widened(Temporaries t, io.tfjni.NDArray x) {
+    return widensToInt64(x.dataType()) ? t.add(x.cast(io.tfjni.DataType.INT64)) : x;
   }
 
   // ---- identity and memory -------------------------------------------------------------------
@@ -343,12 +345,28 @@ public class TfjniNDArray implements NDArray {
     if (type == getDataType()) {
       return copy ? duplicate() : this;
     }
-    if (type == DataType.STRING || getDataType() == DataType.STRING) {
-      throw new UnsupportedOperationException("no cast between STRING and numbers");
-    }
+    checkCastable(type);
     TfjniNDArray result = wrap(tfArray().cast(DataTypes.toTf(type)));
     result.setName(name);
     return result;
+  }
+
+  /**
+   * This array's value in {@code type} by {@link #toType}'s rules, for a composite operation:
+   * the value itself, or a cast registered with {@code t}.
+   */
+  io.tfjni.NDArray tfArray(Temporaries t, DataType type) {
+    if (type == getDataType()) {
+      return tfArray();
+    }
+    checkCastable(type);
+    return t.add(tfArray().cast(DataTypes.toTf(type)));
+  }
+
+  private void checkCastable(DataType type) {
+    if (type == DataType.STRING || getDataType() == DataType.STRING) {
+      throw new UnsupportedOperationException("no cast between STRING and numbers");
+    }
   }
 
   @Override
@@ -1093,54 +1111,42 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cumSum() {
-    try (NDArray flat = flatten()) {
-      return flat.cumSum(0);
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumsum", widened(t, t.add(tfArray().reshape(-1))), 0));
     }
   }
 
   @Override
   public NDArray cumSum(int axis) {
-    if (widensToInt64()) {
-      try (NDArray wide = toType(DataType.INT64, false)) {
-        return wide.cumSum(axis);
-      }
-    }
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("Cumsum").addInput(tfArray()).addInput(ax).build());
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumsum", widened(t, tfArray()), axis));
     }
   }
 
   @Override
   public NDArray cumProd(int axis) {
-    if (widensToInt64()) {
-      try (NDArray wide = toType(DataType.INT64, false)) {
-        return wide.cumProd(axis, DataType.INT64);
-      }
-    }
-    return cumProdOwnType(axis);
-  }
-
-  private NDArray cumProdOwnType(int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("Cumprod").addInput(tfArray()).addInput(ax).build());
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumprod", widened(t, tfArray()), axis));
     }
   }
 
   @Override
   public NDArray cumProd(int axis, DataType type) {
-    if (type == getDataType()) {
-      return cumProdOwnType(axis);
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumprod", tfArray(t, type), axis));
     }
-    try (NDArray cast = toType(type, false)) {
-      return ((TfjniNDArray) cast).cumProdOwnType(axis);
+  }
+
+  /** Cumsum or Cumprod of {@code x} along {@code axis}; the caller closes it. */
+  private io.tfjni.NDArray cumulative(String opName, io.tfjni.NDArray x, int axis) {
+    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
+      return op(opName).addInput(x).addInput(ax).build();
     }
   }
 
   @Override
   public NDArray argMax() {
-    try (NDArray flat = flatten()) {
-      return flat.argMax(0);
-    }
+    return argOfFlat("ArgMax");
   }
 
   @Override
@@ -1150,9 +1156,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray argMin() {
-    try (NDArray flat = flatten()) {
-      return flat.argMin(0);
-    }
+    return argOfFlat("ArgMin");
   }
 
   @Override
@@ -1161,15 +1165,32 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray arg(String opName, int axis) {
-    if (isEmpty()) {
-      throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
-    }
+    checkNotEmpty(opName);
     if (isScalar()) {
       return wrap(tf().scalar(0L));
     }
+    return wrap(argAlong(opName, tfArray(), axis));
+  }
+
+  /** ArgMax or ArgMin of the flattened array. */
+  private NDArray argOfFlat(String opName) {
+    checkNotEmpty(opName);
+    try (io.tfjni.NDArray flat = tfArray().reshape(-1)) {
+      return wrap(argAlong(opName, flat, 0));
+    }
+  }
+
+  private void checkNotEmpty(String opName) {
+    if (isEmpty()) {
+      throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
+    }
+  }
+
+  /** ArgMax or ArgMin of {@code x} along {@code axis}, INT64; the caller closes it. */
+  private io.tfjni.NDArray argAlong(String opName, io.tfjni.NDArray x, int axis) {
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op(opName).addInput(tfArray()).addInput(ax)
-          .setAttr("output_type", io.tfjni.DataType.INT64).build());
+      return op(opName).addInput(x).addInput(ax)
+          .setAttr("output_type", io.tfjni.DataType.INT64).build();
     }
   }
 
@@ -1209,9 +1230,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray argSort(int axis, boolean ascending) {
     if (isScalar() || isEmpty()) {
-      try (NDArray zeros = manager.zeros(getShape(), DataType.INT64)) {
-        return zeros.duplicate();
-      }
+      return manager.zeros(getShape(), DataType.INT64);
     }
     try (io.tfjni.NDArray idx = tfArray().argSort(normAxis(axis), !ascending)) {
       return wrap(idx.cast(io.tfjni.DataType.INT64));
@@ -1602,23 +1621,32 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray matMul(NDArray other) {
-    int r1 = rank();
-    int r2 = other.getShape().dimension();
+    return wrap(product(tfArray(), tfOf(other)));
+  }
+
+  /**
+   * numpy.matmul of two arrays of rank 1 or more; the caller closes it. A vector is a row (left)
+   * or a column (right) matrix, its axis dropped from the product.
+   */
+  static io.tfjni.NDArray product(io.tfjni.NDArray a, io.tfjni.NDArray b) {
+    int r1 = a.shape().length;
+    int r2 = b.shape().length;
     if (r1 == 0 || r2 == 0) {
       throw new IllegalArgumentException("matMul: scalars are not matrices");
     }
-    if (r1 == 1 || r2 == 1) {
-      // A vector is a row (left) or a column (right) matrix, its axis dropped from the product.
-      try (Temporaries t = new Temporaries()) {
-        io.tfjni.NDArray a = r1 == 1 ? t.add(tfArray().expandDims(0)) : tfArray();
-        io.tfjni.NDArray b = r2 == 1 ? t.add(tfOf(other).expandDims(1)) : tfOf(other);
-        io.tfjni.NDArray m = t.add(op("BatchMatMulV2").addInput(a).addInput(b).build());
-        int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
-            : r1 == 1 ? new int[] {-2} : new int[] {-1};
-        return wrap(m.squeeze(drop));
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray left = r1 == 1 ? t.add(a.expandDims(0)) : a;
+      io.tfjni.NDArray right = r2 == 1 ? t.add(b.expandDims(1)) : b;
+      io.tfjni.NDArray m = a.getManager().opBuilder("BatchMatMulV2").addInput(left)
+          .addInput(right).build();
+      if (r1 > 1 && r2 > 1) {
+        return m;
       }
+      t.add(m);
+      int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
+          : r1 == 1 ? new int[] {-2} : new int[] {-1};
+      return m.squeeze(drop);
     }
-    return binary("BatchMatMulV2", other);
   }
 
   @Override
@@ -1745,13 +1773,9 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray nonzero() {
-    if (isScalar()) {
-      try (NDArray vector = reshape(new Shape(1))) {
-        return vector.nonzero();
-      }
-    }
-    try (io.tfjni.NDArray b = asBool(tfArray())) {
-      return wrap(op("Where").addInput(b == null ? tfArray() : b).build());
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray x = isScalar() ? t.add(tfArray().reshape(1)) : tfArray();
+      return wrap(op("Where").addInput(Indexing.castTo(t, x, io.tfjni.DataType.BOOL)).build());
     }
   }
 
