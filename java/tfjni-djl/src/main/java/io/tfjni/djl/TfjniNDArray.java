@@ -149,10 +149,6 @@ public class TfjniNDArray implements NDArray {
   }
 
   /** INT64 for sums and products of integers and booleans (as DJL's engines give). */
-  private boolean widensToInt64() {
-    return widensToInt64(tfType());
-  }
-
   private static boolean widensToInt64(io.tfjni.DataType t) {
     return t == io.tfjni.DataType.BOOL || t == io.tfjni.DataType.INT8
         || t == io.tfjni.DataType.UINT8 || t == io.tfjni.DataType.INT16
@@ -1758,8 +1754,7 @@ public class TfjniNDArray implements NDArray {
     maskShape[1] = steps;
     try (Temporaries t = new Temporaries()) {
       io.tfjni.NDArray positions = t.add(tf().arange(0f, (float) steps, 1f));
-      io.tfjni.NDArray lengths = Indexing.castTo(t, tfOf(sequenceLength),
-          io.tfjni.DataType.FLOAT);
+      io.tfjni.NDArray lengths = manager.from(sequenceLength).tfArray(t, DataType.FLOAT32);
       io.tfjni.NDArray kept = t.add(positions.lt(t.add(lengths.reshape(-1, 1))));
       io.tfjni.NDArray mask = t.add(kept.reshape(maskShape));
       return wrap(mask.where(tfArray(), t.add(scalar(v))));
