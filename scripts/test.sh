@@ -22,7 +22,7 @@ step "Java tests (Maven Surefire, every module of java/pom.xml)"
 step "tfjni-djl against DJL 0.38.0 too: compiled, and its engine, model and operation tests"
 # `test`, not `install`: the installed tfjni-djl stays the one built against 0.36.0.
 (cd "$ROOT/java" && mvn -B -q $(maven_settings) test -pl tfjni-djl -Ddjl.version=0.38.0 \
-  -Dtest='EngineTest,DjlContractsTest,ModelTest,BatchingModelTest,PredictorContextTest,FrozenGraphTest,ThreadOptionsTest,FourierTest,UniqueScatterTest,AdvancedIndexTest,SemanticsTest' \
+  -Dtest='EngineTest,DjlContractsTest,ModelTest,BatchingModelTest,PredictorContextTest,FrozenGraphTest,ThreadOptionsTest,FourierTest,UniqueScatterTest,AdvancedIndexTest,SemanticsTest,ComposedOpsTest' \
   -Dsurefire.failIfNoSpecifiedTests=false)
 
 step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every test of the module"

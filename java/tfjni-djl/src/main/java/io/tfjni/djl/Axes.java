@@ -1,6 +1,9 @@
 package io.tfjni.djl;
 
-/** Axis arithmetic the engine's operations share. */
+/**
+ * Axis arithmetic the engine's operations share, and the move of an axis to the end and back for
+ * TensorFlow ops that work on the innermost axis only.
+ */
 final class Axes {
   private Axes() {}
 
@@ -29,5 +32,27 @@ final class Axes {
     perm[axis] = rank - 1;
     perm[rank - 1] = axis;
     return perm;
+  }
+
+  /** {@code x} with {@code axis} swapped to the end; {@code x} itself if it is there. */
+  static io.tfjni.NDArray toEnd(io.tfjni.NDArray x, int axis) {
+    int r = x.shape().length;
+    if (axis == r - 1) {
+      return x;
+    }
+    return x.transpose(swapWithLast(r, axis));
+  }
+
+  /**
+   * {@code done}'s last axis swapped back to {@code axis} (undoing {@link #toEnd}); when that
+   * moves it, {@code done} is registered with {@code t} to be freed.
+   */
+  static io.tfjni.NDArray backFromEnd(Temporaries t, io.tfjni.NDArray done, int axis) {
+    int r = done.shape().length;
+    if (axis == r - 1) {
+      return done;
+    }
+    t.add(done);
+    return done.transpose(swapWithLast(r, axis));
   }
 }

@@ -23,10 +23,10 @@ final class Spectral {
   static NDArray transform(NDManager tf, NDArray x, long length, int axis, String op) {
     try (Temporaries t = new Temporaries()) {
       NDArray c = isComplex(x) ? x : t.add(x.cast(DataType.COMPLEX64));
-      NDArray last = t.addUnless(swapToEnd(c, axis), c);
+      NDArray last = t.addUnless(Axes.toEnd(c, axis), c);
       NDArray fitted = t.addUnless(fitInnermost(tf, last, length), last);
       NDArray done = tf.opBuilder(op).addInput(fitted).build();
-      return swapBack(t, done, axis);
+      return Axes.backFromEnd(t, done, axis);
     }
   }
 
@@ -36,14 +36,8 @@ final class Spectral {
       throw new IllegalArgumentException("fft2: " + sizes.length + " sizes for " + axes.length
           + " axes");
     }
-    NDArray result = x;
-    for (int i = 0; i < axes.length; i++) {
-      NDArray previous = result;
-      result = transform(tf, previous, sizes[i], axes[i], op);
-      if (previous != x) {
-        previous.close();
-      }
-    }
+    NDArray result = Temporaries.chain(x, axes.length,
+        (previous, i) -> transform(tf, previous, sizes[i], axes[i], op));
     return result == x ? x.cast(x.dataType()) : result;
   }
 
@@ -54,12 +48,12 @@ final class Spectral {
     }
     try (Temporaries t = new Temporaries()) {
       NDArray real = x.dataType() == DataType.FLOAT ? x : t.add(x.cast(DataType.FLOAT));
-      NDArray last = t.addUnless(swapToEnd(real, axis), real);
+      NDArray last = t.addUnless(Axes.toEnd(real, axis), real);
       // The kernel crops but does not pad (tf.signal.rfft pads in Python).
       NDArray fitted = t.addUnless(fitInnermost(tf, last, length), last);
       NDArray n = t.add(tf.create(new int[] {Math.toIntExact(length)}, 1));
       NDArray done = tf.opBuilder("RFFT").addInput(fitted).addInput(n).build();
-      return swapBack(t, done, axis);
+      return Axes.backFromEnd(t, done, axis);
     }
   }
 
@@ -67,12 +61,12 @@ final class Spectral {
   static NDArray irfft(NDManager tf, NDArray x, long length, int axis) {
     try (Temporaries t = new Temporaries()) {
       NDArray c = isComplex(x) ? x : t.add(x.cast(DataType.COMPLEX64));
-      NDArray last = t.addUnless(swapToEnd(c, axis), c);
+      NDArray last = t.addUnless(Axes.toEnd(c, axis), c);
       NDArray fitted = t.addUnless(fitInnermost(tf, last, length / 2 + 1), last);
       NDArray n = t.add(tf.create(new int[] {Math.toIntExact(length)}, 1));
       NDArray done = tf.opBuilder("IRFFT").addInput(fitted).addInput(n)
           .setAttr("Treal", DataType.FLOAT).build();
-      return swapBack(t, done, axis);
+      return Axes.backFromEnd(t, done, axis);
     }
   }
 
@@ -182,24 +176,6 @@ final class Spectral {
   /** The complex conjugate; a real array is returned as it is (copied). */
   static NDArray conj(NDManager tf, NDArray x) {
     return tf.opBuilder(isComplex(x) ? "Conj" : "Identity").addInput(x).build();
-  }
-
-  private static NDArray swapToEnd(NDArray x, int axis) {
-    int r = x.shape().length;
-    if (axis == r - 1) {
-      return x;
-    }
-    return x.transpose(Axes.swapWithLast(r, axis));
-  }
-
-  /** Swaps the innermost axis of {@code done} back to {@code axis}; frees {@code done} if so. */
-  private static NDArray swapBack(Temporaries t, NDArray done, int axis) {
-    int r = done.shape().length;
-    if (axis == r - 1) {
-      return done;
-    }
-    t.add(done);
-    return done.transpose(Axes.swapWithLast(r, axis));
   }
 
   /** Crops or zero-pads the innermost axis to {@code length}. */

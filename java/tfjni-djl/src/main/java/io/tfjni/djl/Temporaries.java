@@ -21,6 +21,25 @@ final class Temporaries implements AutoCloseable {
     return a == kept ? a : add(a);
   }
 
+  /** One step of a {@link #chain}: the next array from {@code x} at step {@code i}. */
+  interface Step {
+    io.tfjni.NDArray apply(io.tfjni.NDArray x, int i);
+  }
+
+  /**
+   * {@code steps} steps applied in turn from {@code start}, each intermediate freed when the next
+   * is made (and on failure); {@code start} itself, not a copy, when there are no steps.
+   */
+  static io.tfjni.NDArray chain(io.tfjni.NDArray start, int steps, Step step) {
+    io.tfjni.NDArray current = start;
+    try (Temporaries t = new Temporaries()) {
+      for (int i = 0; i < steps; i++) {
+        current = step.apply(t.addUnless(current, start), i);
+      }
+    }
+    return current;
+  }
+
   @Override
   public void close() {
     for (int i = arrays.size() - 1; i >= 0; i--) {

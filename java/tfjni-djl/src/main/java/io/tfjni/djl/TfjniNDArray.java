@@ -138,16 +138,17 @@ public class TfjniNDArray implements NDArray {
     return manager.wrap(result);
   }
 
+  /** {@code result} wrapped, or a copy of this array if it is this array's own value. */
+  private NDArray wrapOrCopy(io.tfjni.NDArray result) {
+    return result == tfArray() ? duplicate() : wrap(result);
+  }
+
   /** A native result as an array of another manager (e.g. get(manager, index)). */
   static TfjniNDArray wrapIn(NDManager target, io.tfjni.NDArray result) {
     return ((TfjniNDManager) target).wrap(result);
   }
 
   /** INT64 for sums and products of integers and booleans (as DJL's engines give). */
-  private boolean widensToInt64() {
-    return widensToInt64(tfType());
-  }
-
   private static boolean widensToInt64(io.tfjni.DataType t) {
     return t == io.tfjni.DataType.BOOL || t == io.tfjni.DataType.INT8
         || t == io.tfjni.DataType.UINT8 || t == io.tfjni.DataType.INT16
@@ -233,12 +234,14 @@ public class TfjniNDArray implements NDArray {
   /** Sum or Prod of {@code x}, integers and booleans in INT64; the caller closes it. */
   private io.tfjni.NDArray reduceWidened(String opName, io.tfjni.NDArray x, int[] axes,
       boolean keepDims) {
-    if (!widensToInt64(x.dataType())) {
-      return reduce(opName, x, axes, keepDims);
+    try (Temporaries t = new Temporaries()) {
+      return reduce(opName, widened(t, x), axes, keepDims);
     }
-    try (io.tfjni.NDArray wide = x.cast(io.tfjni.DataType.INT64)) {
-      return reduce(opName, wide, axes, keepDims);
-    }
+  }
+
+  /** {@code x}, or for integers and booleans {@code x} in INT64 (a cast {@code t} frees). */
+  private static io.tfjni.NDArray widened(Temporaries t, io.tfjni.NDArray x) {
+    return widensToInt64(x.dataType()) ? t.add(x.cast(io.tfjni.DataType.INT64)) : x;
   }
 
   // ---- identity and memory -------------------------------------------------------------------
@@ -338,12 +341,28 @@ public class TfjniNDArray implements NDArray {
     if (type == getDataType()) {
       return copy ? duplicate() : this;
     }
-    if (type == DataType.STRING || getDataType() == DataType.STRING) {
-      throw new UnsupportedOperationException("no cast between STRING and numbers");
-    }
+    checkCastable(type);
     TfjniNDArray result = wrap(tfArray().cast(DataTypes.toTf(type)));
     result.setName(name);
     return result;
+  }
+
+  /**
+   * This array's value in {@code type} by {@link #toType}'s rules, for a composite operation:
+   * the value itself, or a cast registered with {@code t}.
+   */
+  io.tfjni.NDArray tfArray(Temporaries t, DataType type) {
+    if (type == getDataType()) {
+      return tfArray();
+    }
+    checkCastable(type);
+    return t.add(tfArray().cast(DataTypes.toTf(type)));
+  }
+
+  private void checkCastable(DataType type) {
+    if (type == DataType.STRING || getDataType() == DataType.STRING) {
+      throw new UnsupportedOperationException("no cast between STRING and numbers");
+    }
   }
 
   @Override
@@ -1088,54 +1107,42 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cumSum() {
-    try (NDArray flat = flatten()) {
-      return flat.cumSum(0);
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumsum", widened(t, t.add(tfArray().reshape(-1))), 0));
     }
   }
 
   @Override
   public NDArray cumSum(int axis) {
-    if (widensToInt64()) {
-      try (NDArray wide = toType(DataType.INT64, false)) {
-        return wide.cumSum(axis);
-      }
-    }
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("Cumsum").addInput(tfArray()).addInput(ax).build());
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumsum", widened(t, tfArray()), axis));
     }
   }
 
   @Override
   public NDArray cumProd(int axis) {
-    if (widensToInt64()) {
-      try (NDArray wide = toType(DataType.INT64, false)) {
-        return wide.cumProd(axis, DataType.INT64);
-      }
-    }
-    return cumProdOwnType(axis);
-  }
-
-  private NDArray cumProdOwnType(int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op("Cumprod").addInput(tfArray()).addInput(ax).build());
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumprod", widened(t, tfArray()), axis));
     }
   }
 
   @Override
   public NDArray cumProd(int axis, DataType type) {
-    if (type == getDataType()) {
-      return cumProdOwnType(axis);
+    try (Temporaries t = new Temporaries()) {
+      return wrap(cumulative("Cumprod", tfArray(t, type), axis));
     }
-    try (NDArray cast = toType(type, false)) {
-      return ((TfjniNDArray) cast).cumProdOwnType(axis);
+  }
+
+  /** Cumsum or Cumprod of {@code x} along {@code axis}; the caller closes it. */
+  private io.tfjni.NDArray cumulative(String opName, io.tfjni.NDArray x, int axis) {
+    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
+      return op(opName).addInput(x).addInput(ax).build();
     }
   }
 
   @Override
   public NDArray argMax() {
-    try (NDArray flat = flatten()) {
-      return flat.argMax(0);
-    }
+    return argOfFlat("ArgMax");
   }
 
   @Override
@@ -1145,9 +1152,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray argMin() {
-    try (NDArray flat = flatten()) {
-      return flat.argMin(0);
-    }
+    return argOfFlat("ArgMin");
   }
 
   @Override
@@ -1156,15 +1161,32 @@ public class TfjniNDArray implements NDArray {
   }
 
   private NDArray arg(String opName, int axis) {
-    if (isEmpty()) {
-      throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
-    }
+    checkNotEmpty(opName);
     if (isScalar()) {
       return wrap(tf().scalar(0L));
     }
+    return wrap(argAlong(opName, tfArray(), axis));
+  }
+
+  /** ArgMax or ArgMin of the flattened array. */
+  private NDArray argOfFlat(String opName) {
+    checkNotEmpty(opName);
+    try (io.tfjni.NDArray flat = tfArray().reshape(-1)) {
+      return wrap(argAlong(opName, flat, 0));
+    }
+  }
+
+  private void checkNotEmpty(String opName) {
+    if (isEmpty()) {
+      throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
+    }
+  }
+
+  /** ArgMax or ArgMin of {@code x} along {@code axis}, INT64; the caller closes it. */
+  private io.tfjni.NDArray argAlong(String opName, io.tfjni.NDArray x, int axis) {
     try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return wrap(op(opName).addInput(tfArray()).addInput(ax)
-          .setAttr("output_type", io.tfjni.DataType.INT64).build());
+      return op(opName).addInput(x).addInput(ax)
+          .setAttr("output_type", io.tfjni.DataType.INT64).build();
     }
   }
 
@@ -1172,25 +1194,19 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDList topK(int k, int axis, boolean largest, boolean sorted) {
     int a = normAxis(axis);
-    int r = rank();
-    int[] perm = Axes.swapWithLast(r, a);
-    boolean moved = a != r - 1;
-    try (NDArray swapped = moved ? transpose(perm) : null;
-        NDArray source = largest ? null : (moved ? swapped : this).neg()) {
-      TfjniNDArray input = (TfjniNDArray) (source != null ? source : moved ? swapped : this);
+    io.tfjni.NDArray x = tfArray();
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray last = t.addUnless(Axes.toEnd(x, a), x);
+      // The k smallest are the k largest of the negated values.
+      io.tfjni.NDArray source = largest ? last : t.add(last.neg());
       io.tfjni.NDArray[] out;
       try (io.tfjni.NDArray kk = tf().scalar(k)) {
-        out = input.op("TopKV2").addInput(input.tfArray()).addInput(kk).setAttr("sorted", sorted)
-            .buildAll();
+        out = op("TopKV2").addInput(source).addInput(kk).setAttr("sorted", sorted).buildAll();
       }
-      try (NDArray values = wrap(out[0]); NDArray indices32 = wrap(out[1]);
-          NDArray indices = indices32.toType(DataType.INT64, false);
-          NDArray signed = largest ? null : values.neg()) {
-        NDArray v = largest ? values : signed;
-        NDArray v2 = moved ? v.transpose(perm) : v.duplicate();
-        NDArray i2 = moved ? indices.transpose(perm) : indices.duplicate();
-        return new NDList(v2, i2);
-      }
+      io.tfjni.NDArray indices = t.add(out[1]).cast(io.tfjni.DataType.INT64);
+      io.tfjni.NDArray values = largest ? out[0] : t.add(out[0]).neg();
+      return new NDList(wrap(Axes.backFromEnd(t, values, a)),
+          wrap(Axes.backFromEnd(t, indices, a)));
     }
   }
 
@@ -1210,9 +1226,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray argSort(int axis, boolean ascending) {
     if (isScalar() || isEmpty()) {
-      try (NDArray zeros = manager.zeros(getShape(), DataType.INT64)) {
-        return zeros.duplicate();
-      }
+      return manager.zeros(getShape(), DataType.INT64);
     }
     try (io.tfjni.NDArray idx = tfArray().argSort(normAxis(axis), !ascending)) {
       return wrap(idx.cast(io.tfjni.DataType.INT64));
@@ -1429,8 +1443,13 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray flip(int... axes) {
+    return wrap(reversed(tfArray(), axes));
+  }
+
+  /** {@code x} reversed along {@code axes}; the caller closes it. */
+  private io.tfjni.NDArray reversed(io.tfjni.NDArray x, int... axes) {
     try (io.tfjni.NDArray ax = intVector(axes)) {
-      return wrap(op("ReverseV2").addInput(tfArray()).addInput(ax).build());
+      return op("ReverseV2").addInput(x).addInput(ax).build();
     }
   }
 
@@ -1480,27 +1499,22 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray tile(long[] repeats) {
     int r = rank();
-    NDArray source = this;
-    NDArray expanded = null;
     if (repeats.length > r) {
+      // Leading axes of 1 for the repeats beyond this array's rank.
       long[] dims = new long[repeats.length];
       Arrays.fill(dims, 1);
       System.arraycopy(getShape().getShape(), 0, dims, repeats.length - r, r);
-      expanded = reshape(new Shape(dims));
-      source = expanded;
-    } else if (repeats.length < r) {
-      long[] full = new long[r];
-      Arrays.fill(full, 1);
-      System.arraycopy(repeats, 0, full, r - repeats.length, repeats.length);
-      repeats = full;
-    }
-    try {
-      return wrap(((TfjniNDArray) source).tfArray().tile(repeats));
-    } finally {
-      if (expanded != null) {
-        expanded.close();
+      try (io.tfjni.NDArray expanded = tfArray().reshape(dims)) {
+        return wrap(expanded.tile(repeats));
       }
     }
+    long[] multiples = repeats;
+    if (repeats.length < r) {
+      multiples = new long[r];
+      Arrays.fill(multiples, 1);
+      System.arraycopy(repeats, 0, multiples, r - repeats.length, repeats.length);
+    }
+    return wrap(tfArray().tile(multiples));
   }
 
   @Override
@@ -1523,39 +1537,35 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray repeat(long repeats) {
-    NDArray result = duplicate();
-    for (int axis = 0; axis < rank(); axis++) {
-      try (NDArray previous = result) {
-        result = previous.repeat(axis, repeats);
-      }
-    }
-    return result;
+    long[] each = new long[rank()];
+    Arrays.fill(each, repeats);
+    return repeat(each);
   }
 
-  /** numpy.repeat along one axis: expand after it, tile there, merge the two axes. */
   @Override
   public NDArray repeat(int axis, long repeats) {
-    int a = normAxis(axis);
-    long[] dims = getShape().getShape();
+    return wrap(repeatAlong(tfArray(), normAxis(axis), repeats));
+  }
+
+  /** {@code repeats[i]} along each axis i, axis 0 first. */
+  @Override
+  public NDArray repeat(long[] repeats) {
+    io.tfjni.NDArray x = tfArray();
+    return wrapOrCopy(Temporaries.chain(x, repeats.length, (previous, axis) ->
+        repeatAlong(previous, Axes.normalize(axis, previous.shape().length), repeats[axis])));
+  }
+
+  /** numpy.repeat along axis {@code a}: expand after it, tile there, merge the two axes. */
+  private static io.tfjni.NDArray repeatAlong(io.tfjni.NDArray x, int a, long repeats) {
+    long[] dims = x.shape();
     long[] multiples = new long[dims.length + 1];
     Arrays.fill(multiples, 1);
     multiples[a + 1] = repeats;
     long[] merged = dims.clone();
     merged[a] = dims[a] * repeats;
-    try (NDArray e = expandDims(a + 1); NDArray t = e.tile(multiples)) {
-      return t.reshape(new Shape(merged));
+    try (Temporaries t = new Temporaries()) {
+      return t.add(t.add(x.expandDims(a + 1)).tile(multiples)).reshape(merged);
     }
-  }
-
-  @Override
-  public NDArray repeat(long[] repeats) {
-    NDArray result = duplicate();
-    for (int axis = 0; axis < repeats.length; axis++) {
-      try (NDArray previous = result) {
-        result = previous.repeat(axis, repeats[axis]);
-      }
-    }
-    return result;
   }
 
   @Override
@@ -1593,16 +1603,13 @@ public class TfjniNDArray implements NDArray {
       return mul(other);
     }
     if (r1 == 1 && r2 == 1) {
-      try (NDArray m = mul(other)) {
-        return m.sum();
+      try (io.tfjni.NDArray products = op("Mul").addInput(tfArray()).addInput(tfOf(other))
+          .build()) {
+        return wrap(reduceWidened("Sum", products, new int[] {0}, false));
       }
     }
-    if (r2 == 1) {
-      try (NDArray o2 = other.expandDims(1); NDArray m = matMul(o2)) {
-        return m.squeeze(new int[] {-1});
-      }
-    }
-    if (r1 <= 2 && r2 == 2) {
+    // A matrix (or a stack of them) times a vector is matMul's case too.
+    if (r2 == 1 || r1 <= 2 && r2 == 2) {
       return matMul(other);
     }
     throw new UnsupportedOperationException("dot: rank " + r1 + " x rank " + r2);
@@ -1610,21 +1617,32 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray matMul(NDArray other) {
-    int r1 = rank();
-    int r2 = other.getShape().dimension();
+    return wrap(product(tfArray(), tfOf(other)));
+  }
+
+  /**
+   * numpy.matmul of two arrays of rank 1 or more; the caller closes it. A vector is a row (left)
+   * or a column (right) matrix, its axis dropped from the product.
+   */
+  static io.tfjni.NDArray product(io.tfjni.NDArray a, io.tfjni.NDArray b) {
+    int r1 = a.shape().length;
+    int r2 = b.shape().length;
     if (r1 == 0 || r2 == 0) {
       throw new IllegalArgumentException("matMul: scalars are not matrices");
     }
-    if (r1 == 1 || r2 == 1) {
-      try (NDArray a = r1 == 1 ? expandDims(0) : duplicate();
-          NDArray b = r2 == 1 ? other.expandDims(1) : other.duplicate();
-          NDArray m = a.matMul(b)) {
-        int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
-            : r1 == 1 ? new int[] {-2} : new int[] {-1};
-        return m.squeeze(drop);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray left = r1 == 1 ? t.add(a.expandDims(0)) : a;
+      io.tfjni.NDArray right = r2 == 1 ? t.add(b.expandDims(1)) : b;
+      io.tfjni.NDArray m = a.getManager().opBuilder("BatchMatMulV2").addInput(left)
+          .addInput(right).build();
+      if (r1 > 1 && r2 > 1) {
+        return m;
       }
+      t.add(m);
+      int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
+          : r1 == 1 ? new int[] {-2} : new int[] {-1};
+      return m.squeeze(drop);
     }
-    return binary("BatchMatMulV2", other);
   }
 
   @Override
@@ -1654,6 +1672,11 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray diagonal(int offset, int axis1, int axis2) {
+    return wrap(diagonalOf(offset, axis1, axis2));
+  }
+
+  /** The diagonal of the matrices on axes (axis1, axis2), as the last axis; the caller closes it. */
+  private io.tfjni.NDArray diagonalOf(int offset, int axis1, int axis2) {
     int r = rank();
     int a1 = normAxis(axis1);
     int a2 = normAxis(axis2);
@@ -1666,17 +1689,16 @@ public class TfjniNDArray implements NDArray {
     }
     perm[j++] = a1;
     perm[j] = a2;
-    try (NDArray t = transpose(perm); io.tfjni.NDArray k = tf().scalar(offset);
-        io.tfjni.NDArray pad = scalar(0)) {
-      return wrap(((TfjniNDArray) t).op("MatrixDiagPartV3").addInput(((TfjniNDArray) t).tfArray())
-          .addInput(k).addInput(pad).build());
+    try (io.tfjni.NDArray moved = tfArray().transpose(perm);
+        io.tfjni.NDArray k = tf().scalar(offset); io.tfjni.NDArray pad = scalar(0)) {
+      return op("MatrixDiagPartV3").addInput(moved).addInput(k).addInput(pad).build();
     }
   }
 
   @Override
   public NDArray trace(int offset, int axis1, int axis2) {
-    try (NDArray d = diagonal(offset, axis1, axis2)) {
-      return d.sum(new int[] {-1});
+    try (io.tfjni.NDArray d = diagonalOf(offset, axis1, axis2)) {
+      return wrap(reduceWidened("Sum", d, new int[] {-1}, false));
     }
   }
 
@@ -1727,15 +1749,15 @@ public class TfjniNDArray implements NDArray {
     }
     long steps = getShape().get(1);
     long[] maskShape = new long[rank()];
-    java.util.Arrays.fill(maskShape, 1);
+    Arrays.fill(maskShape, 1);
     maskShape[0] = getShape().get(0);
     maskShape[1] = steps;
-    try (NDArray t = manager.arange(0f, (float) steps, 1f, DataType.FLOAT32);
-        NDArray len = sequenceLength.toType(DataType.FLOAT32, true);
-        NDArray column = len.reshape(-1, 1); NDArray mask2 = t.lt(column);
-        NDArray mask = mask2.reshape(new Shape(maskShape));
-        NDArray fill = manager.full(new Shape(), v, getDataType())) {
-      return getNDArrayInternal().where(mask, fill);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray positions = t.add(tf().arange(0f, (float) steps, 1f));
+      io.tfjni.NDArray lengths = manager.from(sequenceLength).tfArray(t, DataType.FLOAT32);
+      io.tfjni.NDArray kept = t.add(positions.lt(t.add(lengths.reshape(-1, 1))));
+      io.tfjni.NDArray mask = t.add(kept.reshape(maskShape));
+      return wrap(mask.where(tfArray(), t.add(scalar(v))));
     }
   }
 
@@ -1746,13 +1768,9 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray nonzero() {
-    if (isScalar()) {
-      try (NDArray vector = reshape(new Shape(1))) {
-        return vector.nonzero();
-      }
-    }
-    try (io.tfjni.NDArray b = asBool(tfArray())) {
-      return wrap(op("Where").addInput(b == null ? tfArray() : b).build());
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray x = isScalar() ? t.add(tfArray().reshape(1)) : tfArray();
+      return wrap(op("Where").addInput(Indexing.castTo(t, x, io.tfjni.DataType.BOOL)).build());
     }
   }
 
@@ -1818,12 +1836,12 @@ public class TfjniNDArray implements NDArray {
     perm[a0] = a1;
     perm[a1] = a0;
     if (k == 1) {
-      try (NDArray flipped = flip(a1)) {
-        return flipped.transpose(perm);
+      try (io.tfjni.NDArray flipped = reversed(tfArray(), a1)) {
+        return wrap(flipped.transpose(perm));
       }
     }
-    try (NDArray swapped = transpose(perm)) {
-      return swapped.flip(a1);
+    try (io.tfjni.NDArray swapped = tfArray().transpose(perm)) {
+      return wrap(reversed(swapped, a1));
     }
   }
 
@@ -1899,24 +1917,22 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray diff(int n, int dim) {
     int a = normAxis(dim);
-    NDArray result = duplicate();
-    for (int i = 0; i < n; i++) {
-      try (NDArray previous = result) {
-        TfjniNDArray p = (TfjniNDArray) previous;
-        long[] begin = new long[rank()];
-        long[] size = new long[rank()];
-        java.util.Arrays.fill(size, -1);
-        long length = p.getShape().get(a);
-        size[a] = Math.max(0, length - 1);
-        begin[a] = Math.min(1, length);
-        try (io.tfjni.NDArray tail = p.tfArray().slice(begin, size)) {
-          begin[a] = 0;
-          try (io.tfjni.NDArray head = p.tfArray().slice(begin, size)) {
-            result = wrap(op("Sub").addInput(tail).addInput(head).build());
-          }
-        }
-      }
+    return wrapOrCopy(Temporaries.chain(tfArray(), n, (previous, i) -> difference(previous, a)));
+  }
+
+  /** {@code x[1:] - x[:-1]} along axis {@code a} (empty if that axis is); the caller closes it. */
+  private static io.tfjni.NDArray difference(io.tfjni.NDArray x, int a) {
+    int r = x.shape().length;
+    long[] size = new long[r];
+    Arrays.fill(size, -1);
+    long length = x.shape()[a];
+    size[a] = Math.max(0, length - 1);
+    long[] from = new long[r];
+    from[a] = Math.min(1, length);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray tail = t.add(x.slice(from, size));
+      io.tfjni.NDArray head = t.add(x.slice(new long[r], size));
+      return tail.sub(head);
     }
-    return result;
   }
 }

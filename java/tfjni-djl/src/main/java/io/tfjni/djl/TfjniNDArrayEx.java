@@ -10,6 +10,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.recurrent.RNN;
 import ai.djl.util.RandomUtils;
+import java.util.Arrays;
 import java.util.List;
 
 /** DJL's engine-internal operations (activations, image ops, ...) for {@link TfjniNDArray}. */
@@ -67,10 +68,9 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArray rpowi(Number n) {
-    try (NDArray base = array.getManager().full(array.getShape(), n.floatValue(),
-        array.getDataType())) {
-      NDArray result = base.pow(array);
-      array.intern(result);
+    // n broadcast against the array, as n - x in rsub.
+    try (io.tfjni.NDArray base = array.scalar(n.floatValue())) {
+      array.intern(array.wrap(array.op("Pow").addInput(base).addInput(array.tfArray()).build()));
       return array;
     }
   }
@@ -109,8 +109,11 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray elu(float alpha) {
     // alpha * (exp(x) - 1) for x < 0, x otherwise (Elu has alpha 1).
-    try (NDArray e = unary("Elu"); NDArray neg = array.lt(0); NDArray scaled = e.mul(alpha)) {
-      return scaled.getNDArrayInternal().where(neg, e);
+    io.tfjni.NDArray x = array.tfArray();
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray e = t.add(array.op("Elu").addInput(x).build());
+      io.tfjni.NDArray scaled = t.add(e.mul(alpha));
+      return array.wrap(select(t, t.add(x.lt(0)), scaled, e));
     }
   }
 
@@ -222,15 +225,15 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDList linear(NDArray input, NDArray weight, NDArray bias) {
-    // y = x W^T + b, as DJL's Linear block defines it.
-    try (NDArray wt = weight.transpose()) {
-      NDArray y = input.matMul(wt);
-      if (bias != null) {
-        try (NDArray noBias = y) {
-          y = noBias.add(bias);
-        }
+    // y = x W^T + b, as DJL's Linear block defines it, in the input's manager.
+    TfjniNDArray in = ((TfjniNDManager) array.getManager()).from(input);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray wt = t.add(in.tfOf(weight).transpose());
+      io.tfjni.NDArray y = TfjniNDArray.product(in.tfArray(), wt);
+      if (bias == null) {
+        return new NDList(in.wrap(y));
       }
-      return new NDList(y);
+      return new NDList(in.wrap(t.add(y).add(in.tfOf(bias))));
     }
   }
 
@@ -241,8 +244,12 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDList prelu(NDArray input, NDArray alpha) {
-    try (NDArray neg = input.lt(0); NDArray scaled = input.mul(alpha)) {
-      return new NDList(scaled.getNDArrayInternal().where(neg, input));
+    // The result belongs to the input's manager, as the input's own ops' would.
+    TfjniNDArray in = ((TfjniNDManager) array.getManager()).from(input);
+    io.tfjni.NDArray x = in.tfArray();
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray scaled = t.add(x.mul(in.tfOf(alpha)));
+      return new NDList(in.wrap(select(t, t.add(x.lt(0)), scaled, x)));
     }
   }
 
@@ -356,17 +363,20 @@ final class TfjniNDArrayEx implements NDArrayEx {
     int dim = array.getShape().dimension();
     Shape shape = dim == 3 ? new Shape(1, 1, mean.length) : new Shape(1, 1, 1, mean.length);
     NDManager manager = array.getManager();
-    try (NDArray m = manager.create(mean, shape); NDArray s = manager.create(std, shape);
-        NDArray centered = array.sub(m)) {
-      return centered.div(s);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray m = t.add(array.tf().create(mean, shape.getShape()));
+      io.tfjni.NDArray s = t.add(array.tf().create(std, shape.getShape()));
+      io.tfjni.NDArray centered = t.add(array.op("Sub").addInput(array.tfArray()).addInput(m)
+          .build());
+      return array.wrap(centered.div(s));
     }
   }
 
   /** HWC kept (TensorFlow's layout): values / 255 as FLOAT32, as DJL's TensorFlow engine. */
   @Override
   public NDArray toTensor() {
-    try (NDArray f = array.toType(DataType.FLOAT32, true)) {
-      return f.div(255f);
+    try (Temporaries t = new Temporaries()) {
+      return array.wrap(array.tfArray(t, DataType.FLOAT32).div(255f));
     }
   }
 
@@ -413,17 +423,16 @@ final class TfjniNDArrayEx implements NDArrayEx {
             + " is not supported");
     }
     boolean single = shape.dimension() == 3;
-    try (NDArray batch = single ? array.expandDims(0) : array.duplicate();
-        io.tfjni.NDArray size = array.tf().create(new int[] {height, width}, 2)) {
-      TfjniNDArray b = (TfjniNDArray) batch;
-      io.tfjni.OpBuilder op = b.op(opName).addInput(b.tfArray()).addInput(size);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray batch = single ? t.add(array.tfArray().expandDims(0)) : array.tfArray();
+      io.tfjni.NDArray size = t.add(array.tf().create(new int[] {height, width}, 2));
+      io.tfjni.OpBuilder op = array.op(opName).addInput(batch).addInput(size);
       if (!"ResizeArea".equals(opName)) {
         op.setAttr("half_pixel_centers", !"false".equalsIgnoreCase(
             System.getProperty(TfjniEngine.RESIZE_HALF_PIXEL_CENTERS)));
       }
-      try (NDArray out = b.wrap(op.build())) {
-        return single ? out.squeeze(new int[] {0}) : out.duplicate();
-      }
+      io.tfjni.NDArray out = op.build();
+      return array.wrap(single ? t.add(out).squeeze(0) : out);
     }
   }
 
@@ -459,8 +468,11 @@ final class TfjniNDArrayEx implements NDArrayEx {
   /** TensorFlow's AdjustHue by a uniform delta in [-hue, hue] (of a full turn, at most 0.5). */
   @Override
   public NDArray randomHue(float hue) {
-    float delta = RandomUtils.nextFloat(-Math.min(hue, 0.5f), Math.min(hue, 0.5f));
-    return adjust("AdjustHue", delta);
+    return adjust("AdjustHue", hueDelta(hue));
+  }
+
+  private static float hueDelta(float hue) {
+    return RandomUtils.nextFloat(-Math.min(hue, 0.5f), Math.min(hue, 0.5f));
   }
 
   /**
@@ -470,21 +482,30 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray randomColorJitter(float brightness, float contrast, float saturation,
       float hue) {
-    try (NDArray b = randomBrightness(brightness);
-        NDArray c = ((TfjniNDArrayEx) b.getNDArrayInternal()).adjust("AdjustContrastv2",
-            1 + RandomUtils.nextFloat(-contrast, contrast));
-        NDArray s = ((TfjniNDArrayEx) c.getNDArrayInternal()).adjust("AdjustSaturation",
-            1 + RandomUtils.nextFloat(-saturation, saturation))) {
-      return s.getNDArrayInternal().randomHue(hue);
+    float brightnessFactor = 1 + RandomUtils.nextFloat(-brightness, brightness);
+    float contrastFactor = 1 + RandomUtils.nextFloat(-contrast, contrast);
+    float saturationFactor = 1 + RandomUtils.nextFloat(-saturation, saturation);
+    float delta = hueDelta(hue);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray b = t.add(array.tfArray().mul(brightnessFactor));
+      io.tfjni.NDArray c = t.add(adjusted(t, b, "AdjustContrastv2", contrastFactor));
+      io.tfjni.NDArray s = t.add(adjusted(t, c, "AdjustSaturation", saturationFactor));
+      return array.wrap(adjusted(t, s, "AdjustHue", delta));
     }
   }
 
   /** An image op taking (images, FLOAT factor) on a FLOAT copy of an RGB (last axis 3) image. */
   NDArray adjust(String opName, float factor) {
-    try (NDArray f = array.toType(DataType.FLOAT32, true);
-        io.tfjni.NDArray amount = array.tf().scalar(factor)) {
-      TfjniNDArray image = (TfjniNDArray) f;
-      return array.wrap(array.op(opName).addInput(image.tfArray()).addInput(amount).build());
+    try (Temporaries t = new Temporaries()) {
+      return array.wrap(adjusted(t, array.tfArray(t, DataType.FLOAT32), opName, factor));
+    }
+  }
+
+  private io.tfjni.NDArray adjusted(Temporaries t, io.tfjni.NDArray image, String opName,
+      float factor) {
+    try (io.tfjni.NDArray amount = array.tf().scalar(factor)) {
+      return array.op(opName).addInput(Indexing.castTo(t, image, io.tfjni.DataType.FLOAT))
+          .addInput(amount).build();
     }
   }
 
@@ -496,32 +517,29 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray where(NDArray condition, NDArray other) {
     // NDArrays.where(condition, x, y) calls x.getNDArrayInternal().where(condition, y).
-    // A condition of lower rank that matches the leading axes applies to them (DJL broadcasts
-    // it so); otherwise it broadcasts from the last axis, as numpy.
-    NDArray widest = array.getShape().dimension() >= other.getShape().dimension() ? array
-        : other;
-    int missing = widest.getShape().dimension() - condition.getShape().dimension();
-    NDArray aligned = null;
-    if (missing > 0 && condition.getShape().equals(
-        widest.getShape().slice(0, condition.getShape().dimension()))) {
-      long[] dims = java.util.Arrays.copyOf(condition.getShape().getShape(),
-          condition.getShape().dimension() + missing);
-      java.util.Arrays.fill(dims, condition.getShape().dimension(), dims.length, 1);
-      aligned = condition.reshape(dims);
+    try (Temporaries t = new Temporaries()) {
+      return array.wrap(select(t, array.tfOf(condition), array.tfArray(), array.tfOf(other)));
     }
-    io.tfjni.NDArray cond = array.tfOf(aligned != null ? aligned : condition);
-    io.tfjni.NDArray y = array.tfOf(other);
-    try (io.tfjni.NDArray c = cond.dataType() == io.tfjni.DataType.BOOL ? null
-        : cond.cast(io.tfjni.DataType.BOOL);
-        io.tfjni.NDArray yc = y.dataType() == array.tfArray().dataType() ? null
-            : y.cast(array.tfArray().dataType())) {
-      return array.wrap(array.op("SelectV2").addInput(c == null ? cond : c)
-          .addInput(array.tfArray()).addInput(yc == null ? y : yc).build());
-    } finally {
-      if (aligned != null) {
-        aligned.close();
-      }
+  }
+
+  /**
+   * {@code x} where {@code condition}, else {@code y} (in x's type): SelectV2. A condition of
+   * lower rank that matches the leading axes of the wider of x and y applies to them (DJL
+   * broadcasts it so); otherwise it broadcasts from the last axis, as numpy.
+   */
+  private static io.tfjni.NDArray select(Temporaries t, io.tfjni.NDArray condition,
+      io.tfjni.NDArray x, io.tfjni.NDArray y) {
+    long[] c = condition.shape();
+    long[] widest = x.shape().length >= y.shape().length ? x.shape() : y.shape();
+    io.tfjni.NDArray aligned = condition;
+    if (widest.length > c.length && Arrays.equals(c, Arrays.copyOf(widest, c.length))) {
+      long[] dims = Arrays.copyOf(c, widest.length);
+      Arrays.fill(dims, c.length, dims.length, 1);
+      aligned = t.add(condition.reshape(dims));
     }
+    return x.getManager().opBuilder("SelectV2")
+        .addInput(Indexing.castTo(t, aligned, io.tfjni.DataType.BOOL)).addInput(x)
+        .addInput(Indexing.castTo(t, y, x.dataType())).build();
   }
 
   @Override
@@ -536,24 +554,19 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArray concat(NDList arrays, int axis) {
-    if (array.getShape().dimension() == 0) {
-      // DJL concatenates scalars into a vector.
-      NDList vectors = new NDList(arrays.size());
-      try (NDArray first = array.reshape(1)) {
-        for (NDArray a : arrays) {
-          vectors.add(a.reshape(1));
-        }
-        return first.getNDArrayInternal().concat(vectors, axis);
-      } finally {
-        vectors.close();
-      }
-    }
     io.tfjni.NDArray[] values = new io.tfjni.NDArray[arrays.size() + 1];
     values[0] = array.tfArray();
     for (int i = 0; i < arrays.size(); i++) {
       values[i + 1] = array.tfOf(arrays.get(i));
     }
-    try (io.tfjni.NDArray ax = array.tf().scalar(axis)) {
+    try (Temporaries t = new Temporaries()) {
+      if (array.getShape().dimension() == 0) {
+        // DJL concatenates scalars into a vector.
+        for (int i = 0; i < values.length; i++) {
+          values[i] = t.add(values[i].reshape(1));
+        }
+      }
+      io.tfjni.NDArray ax = t.add(array.tf().scalar(axis));
       return array.wrap(array.op("ConcatV2").addInputList(values).addInput(ax).build());
     }
   }

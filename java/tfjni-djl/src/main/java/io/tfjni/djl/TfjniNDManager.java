@@ -362,8 +362,14 @@ public class TfjniNDManager extends BaseNDManager {
   /** The order of n uniform random values: a uniformly random permutation of 0..n-1. */
   @Override
   public NDArray randomPermutation(long n) {
-    try (NDArray keys = randomUniform(0f, 1f, new Shape(n), DataType.FLOAT32)) {
-      return keys.argSort();
+    try (io.tfjni.NDArray keys = tf().randomUniform(nextSeed(), 0f, 1f, io.tfjni.DataType.FLOAT,
+        n)) {
+      if (n == 0) {
+        return zeros(new Shape(0), DataType.INT64);
+      }
+      try (io.tfjni.NDArray order = keys.argSort(0, false)) {
+        return wrap(order.cast(io.tfjni.DataType.INT64));
+      }
     }
   }
 
@@ -380,12 +386,12 @@ public class TfjniNDManager extends BaseNDManager {
     long[] aligned = new long[full.dimension()];
     java.util.Arrays.fill(aligned, 1);
     System.arraycopy(mu.getShape().getShape(), 0, aligned, 0, mu.getShape().dimension());
-    try (NDArray unit = randomNormal(0f, 1f, full, DataType.FLOAT32);
-        NDArray m32 = mu.toType(DataType.FLOAT32, true);
-        NDArray s32 = sigma.toType(DataType.FLOAT32, true);
-        NDArray m = m32.reshape(new Shape(aligned)); NDArray s = s32.reshape(new Shape(aligned));
-        NDArray scaled = unit.mul(s)) {
-      return scaled.add(m);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray unit = t.add(tf().randomNormal(nextSeed(), 0f, 1f, io.tfjni.DataType.FLOAT,
+          full.getShape()));
+      io.tfjni.NDArray m = t.add(from(mu).tfArray(t, DataType.FLOAT32).reshape(aligned));
+      io.tfjni.NDArray s = t.add(from(sigma).tfArray(t, DataType.FLOAT32).reshape(aligned));
+      return wrap(t.add(unit.mul(s)).add(m));
     }
   }
 
@@ -397,8 +403,9 @@ public class TfjniNDManager extends BaseNDManager {
   /** FLOAT32 Poisson counts of {@code shape} per rate: lam's shape, then {@code shape}. */
   @Override
   public NDArray samplePoisson(NDArray lam, Shape shape) {
-    try (NDArray rate = lam.toType(DataType.FLOAT32, true)) {
-      return leadingParameterSamples("StatelessRandomPoisson", rate, shape);
+    try (Temporaries t = new Temporaries()) {
+      return wrap(leadingParameterSamples("StatelessRandomPoisson",
+          from(lam).tfArray(t, DataType.FLOAT32), shape));
     }
   }
 
@@ -413,22 +420,23 @@ public class TfjniNDManager extends BaseNDManager {
     long[] aligned = new long[alpha.getShape().dimension() + shape.dimension()];
     java.util.Arrays.fill(aligned, 1);
     System.arraycopy(alpha.getShape().getShape(), 0, aligned, 0, alpha.getShape().dimension());
-    try (NDArray a32 = alpha.toType(DataType.FLOAT32, true);
-        NDArray unit = leadingParameterSamples("StatelessRandomGammaV2", a32, shape);
-        NDArray b32 = beta.toType(DataType.FLOAT32, true);
-        NDArray scale = b32.reshape(new Shape(aligned))) {
-      return unit.mul(scale);
+    try (Temporaries t = new Temporaries()) {
+      io.tfjni.NDArray unit = t.add(leadingParameterSamples("StatelessRandomGammaV2",
+          from(alpha).tfArray(t, DataType.FLOAT32), shape));
+      io.tfjni.NDArray scale = t.add(from(beta).tfArray(t, DataType.FLOAT32).reshape(aligned));
+      return wrap(unit.mul(scale));
     }
   }
 
   /**
    * TensorFlow's stateless samplers want the parameter's shape last ({@code shape + param});
-   * DJL puts it first, so the draw is transposed to {@code param + shape}.
+   * DJL puts it first, so the draw is transposed to {@code param + shape}. The caller closes it.
    */
-  private NDArray leadingParameterSamples(String opName, NDArray param, Shape shape) {
+  private io.tfjni.NDArray leadingParameterSamples(String opName, io.tfjni.NDArray param,
+      Shape shape) {
     int m = shape.dimension();
-    int k = param.getShape().dimension();
-    Shape drawn = shape.addAll(param.getShape());
+    int k = param.shape().length;
+    Shape drawn = shape.addAll(new Shape(param.shape()));
     int[] perm = new int[m + k];
     for (int i = 0; i < k; i++) {
       perm[i] = m + i;
@@ -439,12 +447,12 @@ public class TfjniNDManager extends BaseNDManager {
     io.tfjni.OpBuilder op = tf().opBuilder(opName);
     try (io.tfjni.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
         io.tfjni.NDArray seed = tf().create(nextSeed(), 2)) {
-      op.addInput(dims).addInput(seed).addInput(from(param).tfArray());
+      op.addInput(dims).addInput(seed).addInput(param);
       if (opName.equals("StatelessRandomPoisson")) {
         op.setAttr("dtype", io.tfjni.DataType.FLOAT);
       }
       try (io.tfjni.NDArray samples = op.build()) {
-        return wrap(samples.transpose(perm));
+        return samples.transpose(perm);
       }
     }
   }

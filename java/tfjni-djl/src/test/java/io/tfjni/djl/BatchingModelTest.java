@@ -36,7 +36,7 @@ class BatchingModelTest {
   private static Criteria<float[], float[]> digits(Object batchMaxSize) {
     return Criteria.builder().setTypes(float[].class, float[].class)
         .optModelPath(TestModels.modelPath("digits")).optEngine("TensorFlow")
-        .optTranslator(new ModelTest.DigitsTranslator())
+        .optTranslator(ModelTest.digitsTranslator())
         .optOption("BatchMaxSize", String.valueOf(batchMaxSize))
         .optOption("BatchMaxDelayMicros", "3600000000").build();
   }
@@ -85,7 +85,7 @@ class BatchingModelTest {
   void withoutTheOptionNothingBatches() throws Exception {
     Criteria<float[], float[]> plain = Criteria.builder().setTypes(float[].class, float[].class)
         .optModelPath(TestModels.modelPath("digits")).optEngine("TensorFlow")
-        .optTranslator(new ModelTest.DigitsTranslator()).build();
+        .optTranslator(ModelTest.digitsTranslator()).build();
     try (ZooModel<float[], float[]> model = plain.loadModel()) {
       assertNull(((TfjniSymbolBlock) model.getBlock()).batcher());
     }

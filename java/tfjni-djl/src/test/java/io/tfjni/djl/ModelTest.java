@@ -14,10 +14,6 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ZooModel;
-import ai.djl.translate.Batchifier;
-import ai.djl.translate.StackBatchifier;
-import ai.djl.translate.Translator;
-import ai.djl.translate.TranslatorContext;
 import io.tfjni.LiveObjects;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
@@ -31,22 +27,9 @@ import org.junit.jupiter.api.Test;
 /** Criteria → ZooModel → Predictor on the test SavedModels, against TensorFlow Python. */
 class ModelTest {
 
-  /** One 8x8x1 digit in, its 10 probabilities out; batches stacked by DJL's batchifier. */
-  static final class DigitsTranslator implements Translator<float[], float[]> {
-    @Override
-    public NDList processInput(TranslatorContext ctx, float[] pixels) {
-      return new NDList(ctx.getNDManager().create(pixels, new Shape(8, 8, 1)));
-    }
-
-    @Override
-    public float[] processOutput(TranslatorContext ctx, NDList list) {
-      return list.singletonOrThrow().toFloatArray();
-    }
-
-    @Override
-    public Batchifier getBatchifier() {
-      return new StackBatchifier();
-    }
+  /** One 8x8x1 digit in, its 10 probabilities out. */
+  static FloatArrayTranslator digitsTranslator() {
+    return new FloatArrayTranslator(new Shape(8, 8, 1));
   }
 
   private static Criteria<NDList, NDList> ndListCriteria(String model, String signature) {
@@ -75,7 +58,7 @@ class ModelTest {
     LiveObjects before = TensorFlow.liveObjects();
     Criteria<float[], float[]> criteria = Criteria.builder().setTypes(float[].class, float[].class)
         .optModelPath(TestModels.modelPath("digits")).optEngine("TensorFlow")
-        .optTranslator(new DigitsTranslator()).build();
+        .optTranslator(digitsTranslator()).build();
     try (ZooModel<float[], float[]> model = criteria.loadModel();
         Predictor<float[], float[]> predictor = model.newPredictor()) {
       assertInstanceOf(TfjniModel.class, model.getWrappedModel());

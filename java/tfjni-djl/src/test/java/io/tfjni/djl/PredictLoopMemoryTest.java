@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.engine.Engine;
 import ai.djl.inference.Predictor;
-import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ZooModel;
@@ -13,10 +12,6 @@ import io.tfjni.LiveObjects;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
-import ai.djl.translate.Batchifier;
-import ai.djl.translate.StackBatchifier;
-import ai.djl.translate.Translator;
-import ai.djl.translate.TranslatorContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,24 +30,6 @@ class PredictLoopMemoryTest {
   private static final int CALLS = Integer.getInteger("tfjni.djl.predict.calls", 100_000);
   private static final int SAMPLES = 10;
 
-  /** Two features in, three activations out; batches stacked by DJL's batchifier. */
-  static final class RowTranslator implements Translator<float[], float[]> {
-    @Override
-    public NDList processInput(TranslatorContext ctx, float[] row) {
-      return new NDList(ctx.getNDManager().create(row, new Shape(2)));
-    }
-
-    @Override
-    public float[] processOutput(TranslatorContext ctx, NDList list) {
-      return list.singletonOrThrow().toFloatArray();
-    }
-
-    @Override
-    public Batchifier getBatchifier() {
-      return new StackBatchifier();
-    }
-  }
-
   @Test
   void nativeObjectsStayFlatOverAHundredThousandPredicts() throws Exception {
     // TensorFlow Python's first row of the manifest's case frozen_tanh_batch4
@@ -69,7 +46,7 @@ class PredictLoopMemoryTest {
     Criteria<float[], float[]> criteria = Criteria.builder().setTypes(float[].class, float[].class)
         .optModelPath(TestModels.modelPath("frozen")).optEngine("TensorFlow")
         .optOption("Inputs", "x:0").optOption("Outputs", "Identity:0")
-        .optTranslator(new RowTranslator()).build();
+        .optTranslator(new FloatArrayTranslator(new Shape(2))).build();
     LiveObjects[] seen = new LiveObjects[SAMPLES + 1];
     long[] rssKb = new long[SAMPLES + 1];
     long[] heapKb = new long[SAMPLES + 1];
