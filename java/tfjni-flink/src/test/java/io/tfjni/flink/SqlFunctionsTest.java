@@ -452,11 +452,11 @@ class SqlFunctionsTest {
     Session session = session(1, true);
     StreamTableEnvironment tables = session.tables();
     session.view("named", List.of(Row.of(TestModels.modelPath("digits").toString(),
-        digitRow(0).getField(1))), Types.ROW_NAMED(new String[] {"model", "pixels"},
+        digitRow(0).getField(1))), Types.ROW_NAMED(new String[] {"directory", "pixels"},
         Types.STRING, Types.OBJECT_ARRAY(Types.FLOAT)));
     createPredictFromSql(tables);
     ValidationException column = assertThrows(ValidationException.class,
-        () -> tables.sqlQuery("SELECT predict(model, pixels) FROM named"));
+        () -> tables.sqlQuery("SELECT predict(directory, pixels) FROM named"));
     assertNotNull(messageNaming(column, "predict must be the SavedModel's "
         + "directory as a literal string"), () -> causes(column));
     String missing = TestModels.dir().resolve("no_such_model").toString();
