@@ -104,8 +104,8 @@ public final class SavedModelPredict extends AsyncScalarFunction {
 
     @Override
     public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-      Optional<String> path = call.isArgumentLiteral(0) && !call.isArgumentNull(0)
-          ? call.getArgumentValue(0, String.class) : Optional.empty();
+      // Empty for anything but a literal string, which the planner holds.
+      Optional<String> path = call.getArgumentValue(0, String.class);
       if (path.isEmpty()) {
         return call.fail(throwOnFailure, "argument 1 of %s must be the SavedModel's directory "
             + "as a literal string, such as '/models/digits': the planner reads the model's "

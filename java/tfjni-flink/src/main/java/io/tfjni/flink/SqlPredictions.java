@@ -84,8 +84,9 @@ final class SqlPredictions implements Serializable {
       LogicalType type = arguments.get(firstInput + i).getLogicalType();
       String problem = SqlTypes.whyNot(type, inputs.get(i));
       if (problem != null) {
-        return call.fail(throwOnFailure, "argument %d of %s (%s, input '%s'): %s",
-            firstInput + i + 1, call.getName(), argument(i), inputs.get(i).key(), problem);
+        String column = columns.isEmpty() ? "" : "column '" + columns.get(i) + "', ";
+        return call.fail(throwOnFailure, "argument %d of %s (%sinput '%s'): %s",
+            firstInput + i + 1, call.getName(), column, inputs.get(i).key(), problem);
       }
     }
     return Optional.of(arguments);

@@ -448,7 +448,7 @@ class SqlFunctionsTest {
   }
 
   @Test
-  void pureSqlRefusesAPathThatIsNotALiteralOrNotAModelNamingTheArgument() {
+  void pureSqlRefusesAPathThatIsNotALiteralOrNotAModelOrABadArgumentNamingIt() {
     Session session = session(1, true);
     StreamTableEnvironment tables = session.tables();
     session.view("named", List.of(Row.of(TestModels.modelPath("digits").toString(),
@@ -468,6 +468,10 @@ class SqlFunctionsTest {
         () -> tables.sqlQuery("SELECT predict(" + literalPath("multi") + ", 1.5) FROM named"));
     assertNotNull(messageNaming(count, "predict takes 2 arguments after the model's path, one "
         + "per input of signature 'serving_default' ([a, b]), got 1"), () -> causes(count));
+    ValidationException type = assertThrows(ValidationException.class, () -> tables.sqlQuery(
+        "SELECT predict(" + literalPath("digits") + ", directory) FROM named"));
+    assertNotNull(messageNaming(type, "predict (input 'images'): a column of STRING cannot feed"),
+        () -> causes(type));
   }
 
   @Test
