@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The SQL functions on a MiniCluster of one TaskManager with 2 slots, against TensorFlow Python's
  * outputs: the digits CNN from ARRAY&lt;FLOAT&gt; and ARRAY&lt;DOUBLE&gt; columns, the dtypes
  * model's INT32 signature from ARRAY&lt;INT&gt;, the wide model's 20 outputs as a ROW and as a
- * table function's columns; bad rows failing the job, kept as nulls or skipped. Every test ends
+ * table function's columns; bad rows failing the job, kept as nulls or skipped; the pure-SQL
+ * function registered with CREATE FUNCTION, its calls naming their models. Every test ends
  * with tfjni's live native objects where they were.
  */
 @ExtendWith(TestModels.NoLeaks.class)
