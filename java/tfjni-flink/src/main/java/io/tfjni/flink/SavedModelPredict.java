@@ -26,11 +26,15 @@ import org.apache.flink.table.types.inference.TypeInference;
  * {@code serving_default} signature to type the call; the arguments after it feed the
  * signature's inputs, one each, in the order of the inputs' keys. Every other setting is
  * {@link SqlFunctionBuilder}'s default: tag {@code serve}, every output, batches of up to 32
- * calls waiting up to 5 ms, TensorFlow's thread defaults, and a row that cannot feed the model
- * fails the job. Each model a query names is leased from the JVM's shared models on its own.
+ * calls waiting up to 5 ms and TensorFlow's thread defaults. A row that cannot feed the model
+ * fails the job, or gives a NULL result when the job parameter {@value #INVALID_RECORDS_PARAMETER}
+ * is {@code KEEP}. Each model a query names is leased from the JVM's shared models on its own.
  */
 public final class SavedModelPredict extends AsyncScalarFunction {
   private static final long serialVersionUID = 1;
+
+  /** The job parameter that sets what a row that cannot feed the model does. */
+  public static final String INVALID_RECORDS_PARAMETER = "tfjni.invalid-records";
 
   /**
    * The predictions of each model path this instance has typed or runs. Flink gives every call
@@ -38,6 +42,8 @@ public final class SavedModelPredict extends AsyncScalarFunction {
    */
   private transient Map<String, SqlPredictions> byPath;
   private transient FunctionContext context;
+  /** What a row that cannot feed the model does, from the job's parameters. */
+  private transient InvalidRecords invalidRecords;
 
   /** The function, for {@code CREATE FUNCTION}; the calls name their model. */
   public SavedModelPredict() {}
@@ -54,6 +60,13 @@ public final class SavedModelPredict extends AsyncScalarFunction {
   @Override
   public void open(FunctionContext context) {
     this.context = context;
+    String policy = context.getJobParameter(INVALID_RECORDS_PARAMETER, "ERROR");
+    try {
+      invalidRecords = InvalidRecords.valueOf(policy);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("job parameter " + INVALID_RECORDS_PARAMETER + " is '"
+          + policy + "'; SavedModelPredict takes ERROR or KEEP", e);
+    }
     byPath = new HashMap<>();
   }
 
@@ -66,7 +79,7 @@ public final class SavedModelPredict extends AsyncScalarFunction {
    */
   public void eval(CompletableFuture<Object> result, Object... arguments) {
     SqlPredictions predictions = byPath.computeIfAbsent((String) arguments[0], path -> {
-      SqlPredictions opened = over(path);
+      SqlPredictions opened = over(path, invalidRecords);
       opened.open(context);
       return opened;
     });
@@ -87,12 +100,14 @@ public final class SavedModelPredict extends AsyncScalarFunction {
     if (byPath == null) {
       byPath = new HashMap<>();
     }
-    return byPath.computeIfAbsent(path, SavedModelPredict::over);
+    // The policy does not change the types: a result is nullable either way.
+    return byPath.computeIfAbsent(path, p -> over(p, InvalidRecords.ERROR));
   }
 
-  /** Predictions over the model at {@code path}, with the defaults, not opened. */
-  private static SqlPredictions over(String path) {
-    return SqlFunctionBuilder.model(path).everyInputAfterThePath("SavedModelPredict");
+  /** Predictions over the model at {@code path}, with the defaults but the policy, not opened. */
+  private static SqlPredictions over(String path, InvalidRecords invalidRecords) {
+    return SqlFunctionBuilder.model(path).invalidRecords(invalidRecords)
+        .everyInputAfterThePath("SavedModelPredict");
   }
 
   /** The model's path, a literal string, then one argument per input of its signature. */

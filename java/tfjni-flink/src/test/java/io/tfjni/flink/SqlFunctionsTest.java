@@ -488,4 +488,26 @@ class SqlFunctionsTest {
     assertNotNull(messageNaming(failure, "tfjni-flink: argument 2 (input 'images') of row 5 of "
         + "subtask 0"), () -> causes(failure));
   }
+
+  /** The job parameter KEEP gives rows 5 (63 pixels), 7 (NULL) and 9 (a null pixel) NULL. */
+  @Test
+  void pureSqlKeepsBadRowsAsNullsUnderTheJobParameter() throws Exception {
+    Session session = session(2, true);
+    StreamTableEnvironment tables = session.tables();
+    digitsView(session, digitsWithBadRows());
+    createPredictFromSql(tables);
+    tables.getConfig().set("pipeline.global-job-parameters",
+        SavedModelPredict.INVALID_RECORDS_PARAMETER + ":KEEP");
+    List<Row> kept = collect(tables,
+        "SELECT id, predict(" + literalPath("digits") + ", pixels) FROM digits");
+    assertEquals(24, kept.size());
+    for (Row row : kept) {
+      int id = (Integer) row.getField(0);
+      if (id == 5 || id == 7 || id == 9) {
+        assertNull(row.getField(1), "row " + id);
+      } else {
+        assertPythonsProbabilities(id, row.getField(1));
+      }
+    }
+  }
 }
