@@ -287,6 +287,22 @@ class SqlFunctionsTest {
     return rows;
   }
 
+  /**
+   * The (id, prediction) rows of {@link #digitsWithBadRows} under KEEP: NULL for the bad rows 5,
+   * 7 and 9, Python's probabilities for the others.
+   */
+  private static void assertBadRowsKeptAsNulls(List<Row> kept) {
+    assertEquals(digitsWithBadRows().size(), kept.size());
+    for (Row row : kept) {
+      int id = (Integer) row.getField(0);
+      if (id == 5 || id == 7 || id == 9) {
+        assertNull(row.getField(1), "row " + id);
+      } else {
+        assertPythonsProbabilities(id, row.getField(1));
+      }
+    }
+  }
+
   /** The rows that fail the job, and why. */
   private static final String[][] BAD_ROWS = {{"5", "has 63 elements"},
       {"9", "has a null at element 3"}};
@@ -368,16 +384,7 @@ class SqlFunctionsTest {
         digitsFunction("pixels").invalidRecords(InvalidRecords.KEEP).scalarFunction());
     tables.createTemporarySystemFunction("predict_rows",
         digitsFunction("pixels").invalidRecords(InvalidRecords.SKIP).tableFunction());
-    List<Row> kept = collect(tables, "SELECT id, predict(pixels) FROM digits");
-    assertEquals(rows.size(), kept.size());
-    for (Row row : kept) {
-      int id = (Integer) row.getField(0);
-      if (id == 5 || id == 7 || id == 9) {
-        assertNull(row.getField(1), "row " + id);
-      } else {
-        assertPythonsProbabilities(id, row.getField(1));
-      }
-    }
+    assertBadRowsKeptAsNulls(collect(tables, "SELECT id, predict(pixels) FROM digits"));
     List<Row> skipped = collectFromTableFunction(tables,
         "SELECT id, p.output_0 FROM digits, LATERAL TABLE(predict_rows(pixels)) AS p");
     if (skipped == null) {
@@ -498,16 +505,7 @@ class SqlFunctionsTest {
     createPredictFromSql(tables);
     tables.getConfig().set("pipeline.global-job-parameters",
         SavedModelPredict.INVALID_RECORDS_PARAMETER + ":KEEP");
-    List<Row> kept = collect(tables,
-        "SELECT id, predict(" + literalPath("digits") + ", pixels) FROM digits");
-    assertEquals(24, kept.size());
-    for (Row row : kept) {
-      int id = (Integer) row.getField(0);
-      if (id == 5 || id == 7 || id == 9) {
-        assertNull(row.getField(1), "row " + id);
-      } else {
-        assertPythonsProbabilities(id, row.getField(1));
-      }
-    }
+    assertBadRowsKeptAsNulls(collect(tables,
+        "SELECT id, predict(" + literalPath("digits") + ", pixels) FROM digits"));
   }
 }
