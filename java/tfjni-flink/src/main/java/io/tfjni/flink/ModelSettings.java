@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * What a function of this module runs and how: the model, its signature, inputs and outputs, the
  * batching, the thread counts and what an invalid record does. Serializable, as Flink ships the
- * functions to the TaskManagers.
+ * functions to the TaskManagers. No input keys means every input of the signature, in the order
+ * of their keys.
  */
 record ModelSettings(String modelPath, List<String> tags, String signatureKey,
     List<String> inputKeys, List<String> outputKeys, int maxBatchSize, Duration maxDelay,

@@ -1,10 +1,12 @@
 package io.tfjni.flink;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.functions.AsyncScalarFunction;
 import org.apache.flink.table.functions.FunctionContext;
+import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.inference.TypeInference;
 
 /**
@@ -26,8 +28,17 @@ public final class SavedModelScalarFunction extends AsyncScalarFunction {
 
   @Override
   public TypeInference getTypeInference(DataTypeFactory typeFactory) {
-    return predictions.typeInference(outputs -> outputs.size() == 1
-        ? SqlTypes.of(outputs.get(0)) : SqlTypes.row(outputs));
+    return predictions.typeInference(SavedModelScalarFunction::resultType);
+  }
+
+  /** The result's SQL type: the one output's, or a ROW of several. */
+  static DataType resultType(List<RowLayout> outputs) {
+    return outputs.size() == 1 ? SqlTypes.of(outputs.get(0)) : SqlTypes.row(outputs);
+  }
+
+  /** The result of a call whose outputs have {@code values}, as {@link #resultType} types it. */
+  static Object result(Object[] values) {
+    return values.length == 1 ? values[0] : GenericRowData.of(values);
   }
 
   @Override
@@ -42,8 +53,7 @@ public final class SavedModelScalarFunction extends AsyncScalarFunction {
    * @param arguments one per signature input, in the builder's order
    */
   public void eval(CompletableFuture<Object> result, Object... arguments) {
-    predictions.predict(arguments, result, null,
-        values -> values.length == 1 ? values[0] : GenericRowData.of(values));
+    predictions.predict(arguments, result, null, SavedModelScalarFunction::result);
   }
 
   @Override

@@ -9,6 +9,9 @@ import java.util.Objects;
  * call, in the order given, and the settings every function takes ({@link FunctionBuilder}).
  */
 public final class SqlFunctionBuilder extends FunctionBuilder<SqlFunctionBuilder> {
+  /** The invalid-row policies a scalar function takes: it cannot leave a row out. */
+  private static final List<InvalidRecords> SCALAR_POLICIES =
+      List.of(InvalidRecords.ERROR, InvalidRecords.KEEP);
   /** Each signature input's key, in argument order. */
   private final List<String> inputKeys = new ArrayList<>();
   /** Each argument's column, for messages. */
@@ -56,8 +59,7 @@ public final class SqlFunctionBuilder extends FunctionBuilder<SqlFunctionBuilder
    * @throws IllegalStateException if no input was given
    */
   public SavedModelScalarFunction scalarFunction() {
-    return new SavedModelScalarFunction(predictions(
-        List.of(InvalidRecords.ERROR, InvalidRecords.KEEP), "SavedModelScalarFunction"));
+    return new SavedModelScalarFunction(predictions(SCALAR_POLICIES, "SavedModelScalarFunction"));
   }
 
   /**
@@ -78,6 +80,14 @@ public final class SqlFunctionBuilder extends FunctionBuilder<SqlFunctionBuilder
       throw new IllegalStateException("no input: give each signature input with input(...)");
     }
     return new SqlPredictions(settings(inputKeys, policiesTaken, function),
-        List.copyOf(columns));
+        List.copyOf(columns), 0);
+  }
+
+  /**
+   * The scalar function's predictions fed by every input of the signature, in the order of their
+   * keys, from the call's arguments after its first (the model's path).
+   */
+  SqlPredictions everyInputAfterThePath(String function) {
+    return new SqlPredictions(settings(List.of(), SCALAR_POLICIES, function), List.of(), 1);
   }
 }

@@ -17,6 +17,7 @@ import org.apache.flink.table.types.inference.ConstantArgumentCount;
 import org.apache.flink.table.types.inference.InputTypeStrategy;
 import org.apache.flink.table.types.inference.Signature;
 import org.apache.flink.table.types.inference.TypeInference;
+import org.apache.flink.table.types.logical.LogicalType;
 
 /**
  * What both SQL functions do: type their calls from the signature when the planner asks, and at
@@ -27,8 +28,13 @@ final class SqlPredictions implements Serializable {
   private static final long serialVersionUID = 1;
 
   private final ModelSettings settings;
-  /** The column each argument is, for messages, in the order of the settings' inputs. */
+  /**
+   * The column each argument is, for messages, in the order of the settings' inputs; empty when
+   * the inputs are the signature's every input, named then by their argument's position.
+   */
   private final List<String> columns;
+  /** The position (from 0) of the call's first argument that feeds an input. */
+  private final int firstInput;
 
   /** The signature's layouts, read once on the client for the planner. */
   private transient List<RowLayout> plannedInputs;
@@ -38,9 +44,10 @@ final class SqlPredictions implements Serializable {
   private transient long rowNumber;
   private transient int subtask;
 
-  SqlPredictions(ModelSettings settings, List<String> columns) {
+  SqlPredictions(ModelSettings settings, List<String> columns, int firstInput) {
     this.settings = settings;
     this.columns = columns;
+    this.firstInput = firstInput;
   }
 
   ModelSettings settings() {
@@ -55,6 +62,46 @@ final class SqlPredictions implements Serializable {
   TypeInference typeInference(Function<List<RowLayout>, DataType> resultType) {
     return TypeInference.newBuilder().inputTypeStrategy(new Arguments())
         .outputTypeStrategy(call -> Optional.of(resultType.apply(plannedOutputs()))).build();
+  }
+
+  /**
+   * Checks that the call's arguments from {@link #firstInput} on are one per input, each of a
+   * type that can feed it, and gives every argument's type unchanged; or fails the call, naming
+   * the argument.
+   */
+  Optional<List<DataType>> checkInputs(CallContext call, boolean throwOnFailure) {
+    List<DataType> arguments = call.getArgumentDataTypes();
+    List<RowLayout> inputs = plannedInputs();
+    // Only SavedModelPredict's count can differ (its path comes first): the builder's
+    // functions declare theirs.
+    if (arguments.size() - firstInput != inputs.size()) {
+      return call.fail(throwOnFailure, "%s takes %d arguments after the model's path, one per "
+          + "input of signature '%s' (%s), got %d", call.getName(), inputs.size(),
+          settings.signatureKey(), inputs.stream().map(RowLayout::key).toList(),
+          arguments.size() - firstInput);
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      LogicalType type = arguments.get(firstInput + i).getLogicalType();
+      String problem = SqlTypes.whyNot(type, inputs.get(i));
+      if (problem != null) {
+        String column = columns.isEmpty() ? "" : "column '" + columns.get(i) + "', ";
+        return call.fail(throwOnFailure, "argument %d of %s (%sinput '%s'): %s",
+            firstInput + i + 1, call.getName(), column, inputs.get(i).key(), problem);
+      }
+    }
+    return Optional.of(arguments);
+  }
+
+  /** The argument feeding input {@code i}, for messages: its column, or its position. */
+  private String argument(int i) {
+    return columns.isEmpty() ? "argument " + (firstInput + i + 1)
+        : "column '" + columns.get(i) + "'";
+  }
+
+  /** The layout of each output's row, read from the model on the client for the planner. */
+  synchronized List<RowLayout> plannedOutputs() {
+    readSignature();
+    return plannedOutputs;
   }
 
   /** Opens the model on the TaskManager (one per JVM, shared by every subtask's function). */
@@ -113,7 +160,7 @@ final class SqlPredictions implements Serializable {
         if (settings.invalidRecords() != InvalidRecords.ERROR) {
           return null;
         }
-        throw InvalidRecordError.of("column '" + columns.get(i) + "'", input.key(), "row",
+        throw InvalidRecordError.of(argument(i), input.key(), "row",
             number, subtask, Arrays.deepToString(arguments), invalid.getMessage(),
             SqlTypes.describe(input), "KEEP");
       }
@@ -161,11 +208,6 @@ final class SqlPredictions implements Serializable {
     return plannedInputs;
   }
 
-  private synchronized List<RowLayout> plannedOutputs() {
-    readSignature();
-    return plannedOutputs;
-  }
-
   /** Opens the model as a TaskManager would (the same checks), reads the layouts, closes it. */
   private void readSignature() {
     if (plannedInputs == null) {
@@ -185,16 +227,7 @@ final class SqlPredictions implements Serializable {
 
     @Override
     public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-      List<DataType> arguments = call.getArgumentDataTypes();
-      List<RowLayout> inputs = plannedInputs();
-      for (int i = 0; i < arguments.size(); i++) {
-        String problem = SqlTypes.whyNot(arguments.get(i).getLogicalType(), inputs.get(i));
-        if (problem != null) {
-          return call.fail(throwOnFailure, "argument %d of %s (column '%s', input '%s'): %s",
-              i + 1, call.getName(), columns.get(i), inputs.get(i).key(), problem);
-        }
-      }
-      return Optional.of(arguments);
+      return checkInputs(call, throwOnFailure);
     }
 
     @Override

@@ -36,7 +36,10 @@ final class SubtaskModel implements AutoCloseable {
     ModelCache.Lease lease = MODELS.acquire(settings.cacheKey());
     Predictor predictor = null;
     try {
-      predictor = lease.model().predictor(settings.signatureKey(), settings.inputKeys(),
+      // No input keys given: every input of the signature, in the order of their keys.
+      List<String> inputKeys = settings.inputKeys().isEmpty()
+          ? lease.model().signature(settings.signatureKey()).inputKeys() : settings.inputKeys();
+      predictor = lease.model().predictor(settings.signatureKey(), inputKeys,
           settings.outputKeys());
       return new SubtaskModel(lease, predictor,
           new OperatorBatcher(predictor, settings.maxBatchSize(), settings.maxDelay(),

@@ -1,25 +1,37 @@
 package io.tfjni.flink;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.tfjni.MarkdownSnippets;
 import io.tfjni.TestModels;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The Java blocks of README.md and docs/*.md that name this module, compiled and run. */
+/**
+ * The Java blocks of README.md and docs/*.md that name this module, compiled and run, and
+ * docs/FLINK.md's SQL block, run.
+ */
 @ExtendWith(TestModels.NoLeaks.class)
 class DocumentationSnippetsTest {
   private static final List<String> IMPORTS = List.of("io.tfjni.flink.*", "java.time.*",
@@ -27,6 +39,9 @@ class DocumentationSnippetsTest {
       "org.apache.flink.api.java.tuple.Tuple2", "org.apache.flink.streaming.api.datastream.*",
       "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment",
       "org.apache.flink.table.api.bridge.java.StreamTableEnvironment");
+
+  /** The SQL client's {@code SET 'key' = 'value'}. */
+  private static final Pattern SET = Pattern.compile("SET\\s+'([^']+)'\\s*=\\s*'([^']*)'");
 
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = FlinkTests.twoSlotCluster();
@@ -44,6 +59,50 @@ class DocumentationSnippetsTest {
           TestModels.modelPath("digits").toString());
       MarkdownSnippets.run(snippet, IMPORTS, values, testClasses());
     }));
+  }
+
+  /**
+   * docs/FLINK.md's SQL block, run statement by statement over the view {@code events} of
+   * {@link #digitRecords} with the digits model's directory for {@code /models/digits}: the
+   * SELECT's last column holds each record's 10 probabilities, which sum to 1.
+   */
+  @Test
+  void theSqlBlockRuns() throws Exception {
+    Path flinkDocs = MarkdownSnippets.projectDocuments().stream()
+        .filter(document -> document.getFileName().toString().equals("FLINK.md")).findFirst()
+        .orElseThrow();
+    List<String> lines = Files.readAllLines(flinkDocs);
+    int fence = lines.indexOf("```sql");
+    assertTrue(fence > 0, "no SQL block in " + flinkDocs);
+    List<String> afterFence = lines.subList(fence + 1, lines.size());
+    String block = String.join("\n", afterFence.subList(0, afterFence.indexOf("```")))
+        .replace("'/models/digits'", "'" + TestModels.modelPath("digits") + "'");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+    tables.createTemporaryView("events", tables.fromDataStream(env.fromData(digitRecords(),
+        Types.TUPLE(Types.INT, Types.PRIMITIVE_ARRAY(Types.FLOAT)))).as("id", "features"));
+    List<String> statements = Arrays.stream(block.split(";")).map(String::strip)
+        .filter(statement -> !statement.isEmpty()).toList();
+    for (String statement : statements.subList(0, statements.size() - 1)) {
+      // SET is the SQL client's: a table environment takes it as configuration.
+      Matcher set = SET.matcher(statement);
+      if (set.matches()) {
+        tables.getConfig().set(set.group(1), set.group(2));
+      } else {
+        tables.executeSql(statement);
+      }
+    }
+    List<Row> rows = FlinkTests.collect(tables, statements.get(statements.size() - 1));
+    assertEquals(digitRecords().size(), rows.size());
+    for (Row row : rows) {
+      Object probabilities = row.getField(row.getArity() - 1);
+      double sum = 0;
+      for (int c = 0; c < java.lang.reflect.Array.getLength(probabilities); c++) {
+        sum += ((Number) java.lang.reflect.Array.get(probabilities, c)).doubleValue();
+      }
+      assertEquals(1, sum, 1e-5, "probabilities of " + row);
+    }
   }
 
   /**

@@ -7,10 +7,18 @@ import io.tfjni.TestModels;
 import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 
-/** What the module's tests share: the cluster, the digits' goldens, reading failures. */
+/**
+ * What the module's tests share: the cluster, the digits' goldens, collecting a query, reading
+ * failures.
+ */
 final class FlinkTests {
   /** The held-out digits of the manifest. */
   static final int DIGITS = 360;
@@ -70,5 +78,17 @@ final class FlinkTests {
       }
     }
     return null;
+  }
+
+  /** The rows of {@code query}, run to its end. */
+  static List<Row> collect(StreamTableEnvironment tables, String query) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    CloseableIterator<Row> results = tables.sqlQuery(query).execute().collect();
+    try {
+      results.forEachRemaining(rows::add);
+    } finally {
+      results.close();
+    }
+    return rows;
   }
 }

@@ -1,6 +1,7 @@
 package io.tfjni.flink;
 
 import static io.tfjni.flink.FlinkTests.causes;
+import static io.tfjni.flink.FlinkTests.collect;
 import static io.tfjni.flink.FlinkTests.messageNaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -25,7 +26,6 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The SQL functions on a MiniCluster of one TaskManager with 2 slots, against TensorFlow Python's
  * outputs: the digits CNN from ARRAY&lt;FLOAT&gt; and ARRAY&lt;DOUBLE&gt; columns, the dtypes
  * model's INT32 signature from ARRAY&lt;INT&gt;, the wide model's 20 outputs as a ROW and as a
- * table function's columns; bad rows failing the job, kept as nulls or skipped. Every test ends
+ * table function's columns; bad rows failing the job, kept as nulls or skipped; the pure-SQL
+ * function registered with CREATE FUNCTION, its calls naming their models. Every test ends
  * with tfjni's live native objects where they were.
  */
 @ExtendWith(TestModels.NoLeaks.class)
@@ -110,17 +111,6 @@ class SqlFunctionsTest {
   private static SqlFunctionBuilder digitsFunction(String column) {
     return SqlFunctionBuilder.model(TestModels.modelPath("digits").toString())
         .input("images", column).maxBatchSize(16);
-  }
-
-  private static List<Row> collect(StreamTableEnvironment tables, String query) throws Exception {
-    List<Row> rows = new ArrayList<>();
-    CloseableIterator<Row> results = tables.sqlQuery(query).execute().collect();
-    try {
-      results.forEachRemaining(rows::add);
-    } finally {
-      results.close();
-    }
-    return rows;
   }
 
   /** Whether the planner runs an async table function in a LATERAL TABLE: Flink 2.x's does. */
@@ -297,6 +287,22 @@ class SqlFunctionsTest {
     return rows;
   }
 
+  /**
+   * The (id, prediction) rows of {@link #digitsWithBadRows} under KEEP: NULL for the bad rows 5,
+   * 7 and 9, Python's probabilities for the others.
+   */
+  private static void assertBadRowsKeptAsNulls(List<Row> kept) {
+    assertEquals(digitsWithBadRows().size(), kept.size());
+    for (Row row : kept) {
+      int id = (Integer) row.getField(0);
+      if (id == 5 || id == 7 || id == 9) {
+        assertNull(row.getField(1), "row " + id);
+      } else {
+        assertPythonsProbabilities(id, row.getField(1));
+      }
+    }
+  }
+
   /** The rows that fail the job, and why. */
   private static final String[][] BAD_ROWS = {{"5", "has 63 elements"},
       {"9", "has a null at element 3"}};
@@ -378,16 +384,7 @@ class SqlFunctionsTest {
         digitsFunction("pixels").invalidRecords(InvalidRecords.KEEP).scalarFunction());
     tables.createTemporarySystemFunction("predict_rows",
         digitsFunction("pixels").invalidRecords(InvalidRecords.SKIP).tableFunction());
-    List<Row> kept = collect(tables, "SELECT id, predict(pixels) FROM digits");
-    assertEquals(rows.size(), kept.size());
-    for (Row row : kept) {
-      int id = (Integer) row.getField(0);
-      if (id == 5 || id == 7 || id == 9) {
-        assertNull(row.getField(1), "row " + id);
-      } else {
-        assertPythonsProbabilities(id, row.getField(1));
-      }
-    }
+    assertBadRowsKeptAsNulls(collect(tables, "SELECT id, predict(pixels) FROM digits"));
     List<Row> skipped = collectFromTableFunction(tables,
         "SELECT id, p.output_0 FROM digits, LATERAL TABLE(predict_rows(pixels)) AS p");
     if (skipped == null) {
@@ -408,5 +405,107 @@ class SqlFunctionsTest {
     assertThrows(IllegalArgumentException.class,
         () -> SavedModelAsyncFunction.<float[]>builder("digits").input("images", "pixels",
             pixels -> pixels).invalidRecords(InvalidRecords.KEEP).build((x, p) -> x));
+  }
+
+  /** Registers {@link SavedModelPredict} from SQL, as a SQL client would. */
+  private static void createPredictFromSql(StreamTableEnvironment tables) {
+    tables.executeSql("CREATE TEMPORARY FUNCTION predict AS '"
+        + SavedModelPredict.class.getName() + "'");
+  }
+
+  /** A SQL string literal of a test model's directory. */
+  private static String literalPath(String model) {
+    return "'" + TestModels.modelPath(model).toString().replace("'", "''") + "'";
+  }
+
+  @Test
+  void pureSqlNamesTheModelInTheCallAndGetsTensorFlowPythonsProbabilities() throws Exception {
+    Session session = session(2, true);
+    StreamTableEnvironment tables = session.tables();
+    digitsView(session, digitRows(DIGITS));
+    createPredictFromSql(tables);
+    String digits = literalPath("digits");
+    List<Row> scored = collect(tables, "SELECT id, predict(" + digits + ", pixels), predict("
+        + digits + ", pixels64) FROM digits");
+    assertEquals(DIGITS, scored.size());
+    for (Row row : scored) {
+      int id = (Integer) row.getField(0);
+      assertPythonsProbabilities(id, row.getField(1));
+      assertPythonsProbabilities(id, row.getField(2));
+    }
+  }
+
+  /**
+   * The digits CNN and the multi model's serving_default (sum = a + b, inputs a and b in key
+   * order) in one query: each call gets its own model.
+   */
+  @Test
+  void pureSqlCallsOfTwoModelsInOneQueryEachRunTheirOwn() throws Exception {
+    Session session = session(2, true);
+    StreamTableEnvironment tables = session.tables();
+    digitsView(session, digitRows(40));
+    createPredictFromSql(tables);
+    List<Row> scored = collect(tables, "SELECT id, predict(" + literalPath("digits")
+        + ", pixels), predict(" + literalPath("multi") + ", id, 10 * id) FROM digits");
+    assertEquals(40, scored.size());
+    for (Row row : scored) {
+      int id = (Integer) row.getField(0);
+      assertPythonsProbabilities(id, row.getField(1));
+      assertEquals(11f * id, (Float) row.getField(2), "sum of row " + id);
+    }
+  }
+
+  @Test
+  void pureSqlRefusesAPathThatIsNotALiteralOrNotAModelOrABadArgumentNamingIt() {
+    Session session = session(1, true);
+    StreamTableEnvironment tables = session.tables();
+    session.view("named", List.of(Row.of(TestModels.modelPath("digits").toString(),
+        digitRow(0).getField(1))), Types.ROW_NAMED(new String[] {"directory", "pixels"},
+        Types.STRING, Types.OBJECT_ARRAY(Types.FLOAT)));
+    createPredictFromSql(tables);
+    ValidationException column = assertThrows(ValidationException.class,
+        () -> tables.sqlQuery("SELECT predict(directory, pixels) FROM named"));
+    assertNotNull(messageNaming(column, "predict must be the SavedModel's "
+        + "directory as a literal string"), () -> causes(column));
+    String missing = TestModels.dir().resolve("no_such_model").toString();
+    ValidationException unknown = assertThrows(ValidationException.class,
+        () -> tables.sqlQuery("SELECT predict('" + missing + "', pixels) FROM named"));
+    assertNotNull(messageNaming(unknown, "predict: the SavedModel at '" + missing
+        + "' cannot serve"), () -> causes(unknown));
+    ValidationException count = assertThrows(ValidationException.class,
+        () -> tables.sqlQuery("SELECT predict(" + literalPath("multi") + ", 1.5) FROM named"));
+    assertNotNull(messageNaming(count, "predict takes 2 arguments after the model's path, one "
+        + "per input of signature 'serving_default' ([a, b]), got 1"), () -> causes(count));
+    ValidationException type = assertThrows(ValidationException.class, () -> tables.sqlQuery(
+        "SELECT predict(" + literalPath("digits") + ", directory) FROM named"));
+    assertNotNull(messageNaming(type, "predict (input 'images'): a column of STRING cannot feed"),
+        () -> causes(type));
+  }
+
+  @Test
+  void pureSqlNamesABadRowsArgumentByItsPosition() {
+    List<Row> rows = new ArrayList<>(digitRows(5));
+    rows.add(digitsWithBadRows().get(5));
+    Session session = session(1, false);
+    StreamTableEnvironment tables = session.tables();
+    digitsView(session, rows);
+    createPredictFromSql(tables);
+    Exception failure = assertThrows(Exception.class, () -> collect(tables,
+        "SELECT id, predict(" + literalPath("digits") + ", pixels) FROM digits"));
+    assertNotNull(messageNaming(failure, "tfjni-flink: argument 2 (input 'images') of row 5 of "
+        + "subtask 0"), () -> causes(failure));
+  }
+
+  /** The job parameter KEEP gives rows 5 (63 pixels), 7 (NULL) and 9 (a null pixel) NULL. */
+  @Test
+  void pureSqlKeepsBadRowsAsNullsUnderTheJobParameter() throws Exception {
+    Session session = session(2, true);
+    StreamTableEnvironment tables = session.tables();
+    digitsView(session, digitsWithBadRows());
+    createPredictFromSql(tables);
+    tables.getConfig().set("pipeline.global-job-parameters",
+        SavedModelPredict.INVALID_RECORDS_PARAMETER + ":KEEP");
+    assertBadRowsKeptAsNulls(collect(tables,
+        "SELECT id, predict(" + literalPath("digits") + ", pixels) FROM digits"));
   }
 }
