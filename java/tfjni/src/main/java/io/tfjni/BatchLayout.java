@@ -16,6 +16,13 @@ final class BatchLayout {
   private final List<TensorSpec> outputs;
   private final List<String> outputKeys;
   private final int[] inputRanks;
+  /**
+   * Elements in one row of each input, for rows given as arrays; -1 where a dimension after the
+   * batch is unknown.
+   */
+  private final long[] inputRowElements;
+  /** Every input's dimensions after the batch, one after another: a one-row request's shape. */
+  private final long[] inputRowShape;
 
   /** @throws IllegalArgumentException naming the first input or output that is not batch-major */
   BatchLayout(Predictor predictor) {
@@ -31,6 +38,17 @@ final class BatchLayout {
             + " batching needs to know which dimension is the batch");
       }
       inputRanks[i] = spec.shape().length;
+    }
+    this.inputRowElements = new long[inputs.size()];
+    this.inputRowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    int at = 0;
+    for (int i = 0; i < inputRowElements.length; i++) {
+      long[] shape = inputs.get(i).shape();
+      long[] row = Arrays.copyOfRange(shape, 1, shape.length);
+      inputRowElements[i] = Arrays.stream(row).allMatch(d -> d >= 0) ? Tensor.elementCount(row)
+          : -1;
+      System.arraycopy(row, 0, inputRowShape, at, row.length);
+      at += row.length;
     }
     for (TensorSpec spec : outputs) {
       checkBatchable(spec, "output");
@@ -62,7 +80,7 @@ final class BatchLayout {
           + inputs.stream().map(TensorSpec::key).toList() + ", got " + tensors.length);
     }
     long rows = -1;
-    long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    long[] rowShape = new long[inputRowShape.length];
     int at = 0;
     for (int i = 0; i < tensors.length; i++) {
       TensorSpec spec = inputs.get(i);
@@ -119,22 +137,17 @@ final class BatchLayout {
       throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
           + inputs.stream().map(TensorSpec::key).toList() + ", got " + arrays.length);
     }
-    long[] rowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
-    int at = 0;
-    QueuedRows request = new QueuedRows(arrays.length, 1, rowShape);
+    QueuedRows request = new QueuedRows(arrays.length, 1, inputRowShape);
     byte[][] bytes = request.inputBytes;
     PackedStrings[] strings = request.inputStrings;
     for (int i = 0; i < arrays.length; i++) {
       TensorSpec spec = inputs.get(i);
-      long[] row = Arrays.copyOfRange(spec.shape(), 1, spec.shape().length);
-      for (long d : row) {
-        if (d < 0) {
-          throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
-              + Arrays.toString(spec.shape()) + ": a row given as an array needs every dimension"
-              + " after the batch known; give a tensor");
-        }
+      long elements = inputRowElements[i];
+      if (elements < 0) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
+            + Arrays.toString(spec.shape()) + ": a row given as an array needs every dimension"
+            + " after the batch known; give a tensor");
       }
-      long elements = Tensor.elementCount(row);
       Object array = arrays[i];
       if (array == null) {
         throw new NullPointerException("input '" + spec.key() + "' is null");
@@ -165,8 +178,6 @@ final class BatchLayout {
       if (strings[i] == null) {
         bytes[i] = ArrayBytes.of(array);
       }
-      System.arraycopy(row, 0, rowShape, at, row.length);
-      at += row.length;
     }
     return request;
   }
