@@ -60,19 +60,9 @@ final class OperatorBatcher implements RecordBatcher {
     } catch (RuntimeException e) {  // closed, or a row that does not fit: this record fails
       return CompletableFuture.failedFuture(e);
     }
-    // Not thenApply, which would wrap the batch's exception in a CompletionException.
     CompletableFuture<Prediction> answer = new CompletableFuture<>();
-    pending.whenComplete((result, failure) -> {
-      if (failure != null) {
-        answer.completeExceptionally(failure);
-        return;
-      }
-      try {
-        answer.complete(prediction(result));
-      } catch (RuntimeException e) {
-        answer.completeExceptionally(e);
-      }
-    });
+    Completions.relay(pending, result -> answer.complete(prediction(result)),
+        answer::completeExceptionally);
     return answer;
   }
 

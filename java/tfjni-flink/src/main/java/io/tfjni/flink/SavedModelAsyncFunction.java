@@ -81,17 +81,9 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
       }
       rows[i] = value;
     }
-    model.submit(rows).whenComplete((prediction, failure) -> {
-      if (failure != null) {
-        resultFuture.completeExceptionally(failure);
-        return;
-      }
-      try {
-        resultFuture.complete(Collections.singletonList(mapper.map(record, prediction)));
-      } catch (RuntimeException e) {
-        resultFuture.completeExceptionally(e);
-      }
-    });
+    Completions.relay(model.submit(rows), prediction ->
+        resultFuture.complete(Collections.singletonList(mapper.map(record, prediction))),
+        resultFuture::completeExceptionally);
   }
 
   @Override

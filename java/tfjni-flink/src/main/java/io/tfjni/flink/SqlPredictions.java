@@ -135,17 +135,9 @@ final class SqlPredictions implements Serializable {
       result.complete(invalid);
       return;
     }
-    model.submit(rows).whenComplete((prediction, failure) -> {
-      if (failure != null) {
-        result.completeExceptionally(failure);
-        return;
-      }
-      try {
-        result.complete(answer.apply(values(prediction)));
-      } catch (RuntimeException e) {
-        result.completeExceptionally(e);
-      }
-    });
+    Completions.relay(model.submit(rows),
+        prediction -> result.complete(answer.apply(values(prediction))),
+        result::completeExceptionally);
   }
 
   /** The record's rows of one call; null for an invalid row under SKIP or KEEP. */
