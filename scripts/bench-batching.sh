@@ -2,7 +2,9 @@
 # Batching across callers, batched and unbatched side by side: `tfjni bench --batch_max` on the
 # tiny MLP and the weight-bound dense model (scripts/generate_bench_models.py) and the digits CNN
 # (scripts/generate_models.py), at 1, 4, 16 and 64 callers of one row each, every op on the
-# calling thread. Each model's table goes to OUT_DIR/<model>.txt and .json.
+# calling thread. Each model's table goes to OUT_DIR/<model>.txt and .json. Then each model alone
+# on one thread at batch 16, the largest batch 16 callers of one row can make, to
+# OUT_DIR/<model>-run16.json: the run time the 16-caller p99 target is judged against.
 #
 #   scripts/bench-batching.sh OUT_DIR [EXTRA tfjni bench OPTIONS...]
 #
@@ -19,11 +21,19 @@ bench_models=$("$ROOT/scripts/bench-models.sh")
 test_models=$(models_dir)
 [[ -f "$test_models/.complete" ]] || { echo "no test models in $test_models: run make build" >&2; exit 1; }
 
-for model in "$bench_models/mlp" "$bench_models/dense" "$test_models/digits"; do
+models=("$bench_models/mlp" "$bench_models/dense" "$test_models/digits")
+for model in "${models[@]}"; do
   name=$(basename "$model")
   step "Batched and unbatched: $name" >&2
   "$ROOT/bin/tfjni" bench --dir "$model" --threads "${BATCH_THREADS:-1,4,16,64}" \
     --batch_max "${BATCH_MAX:-64}" --batch_delay "${BATCH_DELAY:-0}" \
     --duration "${BATCH_DURATION:-3s}" --warmup 20 --inter_op_threads -1 --progress none \
     --json "$out/$name.json" "$@" | tee "$out/$name.txt"
+done
+for model in "${models[@]}"; do
+  name=$(basename "$model")
+  step "A run of 16 rows: $name" >&2
+  "$ROOT/bin/tfjni" bench --dir "$model" --threads 1 --batch 16 \
+    --duration "${BATCH_DURATION:-3s}" --warmup 20 --inter_op_threads -1 --progress none \
+    --json "$out/$name-run16.json" >/dev/null
 done
