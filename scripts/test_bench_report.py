@@ -1,5 +1,6 @@
 """Tests of bench_report.py's targets: which measurement judges a latency or throughput ratio to the
-C API floor. The results are written by hand below, so every expected ratio is their arithmetic.
+C API floor, and the batching targets of batching_table.py. The results are written by hand below,
+so every expected ratio is their arithmetic.
 Run: python3 scripts/test_bench_report.py"""
 
 import json
@@ -10,6 +11,7 @@ import unittest
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import batching_table  # noqa: E402
 import bench_report  # noqa: E402
 
 # Median latency of one round, µs: (threading, contender) -> p50. Ratios to the floor in the same
@@ -169,6 +171,60 @@ class BenchReportTargetsTest(unittest.TestCase):
         pooled_map = table[2]
         self.assertEqual(pooled_map[3], "100 × 3 × 100 ms")
         self.assertEqual(pooled_map[11:], ["1.20× [1.18–1.22; halves 1.19, 1.21]", "1.30×"])
+
+
+def write_batching_round(directory, run16_p50_ms):
+    """One round of bench-batching.sh at 1 and 16 callers; run16_p50_ms: model -> the 16-row run's p50
+    (ms), a model left out having no 16-row run in this round."""
+    directory.mkdir(parents=True)
+    for model in batching_table.MODELS:
+        def result(threads, rate, p50, p99):
+            return {"threads": threads, "items_per_second": rate, "latency_ms": {"p50": p50, "p99": p99}}
+        # 1 caller: unbatched p50 8.7 µs, batched 9.2 µs. 16 callers: batched p99 1.1 ms.
+        (directory / f"{model}.json").write_text(json.dumps({
+            "results": [result(1, 1000.0, 0.0087, 0.02), result(16, 1000.0, 0.5, 2.0)],
+            "batched_results": [result(1, 1000.0, 0.0092, 0.02), result(16, 4000.0, 0.6, 1.1)],
+            "batching": {"delay_ms": 0.0, "max_calls": 64, "leader": "thread", "concurrent_batches": 1,
+                         "calls_per_batch": [1.0, 15.0]}}))
+        if model in run16_p50_ms:
+            (directory / f"{model}-run16.json").write_text(json.dumps(
+                {"results": [result(1, 1.0, run16_p50_ms[model], 1.0)]}))
+
+
+class BatchingTargetsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = pathlib.Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def target_rows(self, runs16):
+        dirs = []
+        for i, run16 in enumerate(runs16):
+            write_batching_round(self.root / f"round-{i}", run16)
+            dirs.append(self.root / f"round-{i}")
+        return {r[0]: r[1:] for r in rows("\n".join(batching_table.markdown(dirs))) if "callers:" in r[0] or "caller:" in r[0]}
+
+    def test_the_tail_target_is_twice_the_median_16_row_run(self):
+        # dense: runs of 0.5, 0.6 and 0.7 ms, median 0.6, bound 1.2 ≥ p99 1.1: PASS.
+        # mlp: 0.4, 0.5 and 0.9 ms, median 0.5, bound 1.0 < 1.1: MISS.
+        targets = self.target_rows([{"dense": 0.5, "mlp": 0.9}, {"dense": 0.6, "mlp": 0.4},
+                                    {"dense": 0.7, "mlp": 0.5}])
+        tail = "batched p99 ≤ delay + 2 × the run of 16 rows"
+        self.assertEqual(targets[f"dense, 16 callers: {tail} (its p50 alone: 0.600 ms)"],
+                         ["1.100 ms against 1.200 ms", "PASS"])
+        self.assertEqual(targets[f"mlp, 16 callers: {tail} (its p50 alone: 0.500 ms)"],
+                         ["1.100 ms against 1.000 ms", "MISS"])
+
+    def test_a_model_without_a_16_row_run_in_every_round_is_not_judged(self):
+        targets = self.target_rows([{"dense": 0.5}, {}])
+        self.assertFalse([t for t in targets if "p99" in t])
+
+    def test_the_single_caller_target_shows_a_sub_microsecond_difference(self):
+        targets = self.target_rows([{}])
+        self.assertEqual(targets["mlp, 1 caller: batched p50 ≤ unbatched p50 + delay (0 ms)"],
+                         ["9.2 µs against 8.7 µs", "MISS"])
 
 
 if __name__ == "__main__":
