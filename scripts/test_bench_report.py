@@ -103,7 +103,9 @@ FAST_LATENCY = "tfjni fast path: mlp_b1 median latency"
 MAP_LATENCY = "tfjni map API: mlp_b1 median latency"
 
 
-class BenchReportTargetsTest(unittest.TestCase):
+class InTempDir(unittest.TestCase):
+    """A test with its own temporary directory, self.root."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = pathlib.Path(self.tmp.name)
@@ -111,6 +113,8 @@ class BenchReportTargetsTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+
+class BenchReportTargetsTest(InTempDir):
     def test_paired_medians_judge_the_pooled_latency_targets(self):
         table = bench_report.targets(write_results(self.root, PAIRED))
         self.assertEqual(rows(table)[0], ["target", "paired, same process: median [quartiles; halves] of the pairs",
@@ -191,14 +195,7 @@ def write_batching_round(directory, run16_p50_ms):
                 {"results": [result(1, 1.0, run16_p50_ms[model], 1.0)]}))
 
 
-class BatchingTargetsTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = pathlib.Path(self.tmp.name)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class BatchingTargetsTest(InTempDir):
     def target_rows(self, runs16):
         dirs = []
         for i, run16 in enumerate(runs16):
