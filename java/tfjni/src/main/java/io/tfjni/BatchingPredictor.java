@@ -102,8 +102,11 @@ public final class BatchingPredictor implements AutoCloseable {
    * without load.
    */
   private double recentCallersPerRun = 1;
-  /** The rows of the last run that ended, and until when the next batch may wait for as many. */
-  private int lastRunRows;
+  /**
+   * How many rows a due batch waits for (those of the last run that ended; 0: none), and until
+   * when.
+   */
+  private int rowsToGather;
   private long gatherDeadlineNanos;
   /**
    * Whether {@link #recentCallersPerRun} is that of lone callers; read without the lock, so that
@@ -263,7 +266,6 @@ public final class BatchingPredictor implements AutoCloseable {
 
   /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
   private BatchedResult runAlone(Tensor[] inputs, int rows) {
-    long started = System.nanoTime();
     try {
       RunResult result = predictor.run(inputs);
       try {
@@ -273,7 +275,7 @@ public final class BatchingPredictor implements AutoCloseable {
         throw e;
       }
     } finally {
-      finishRun(1, rows, started);
+      finishRun(1, rows, 0);  // the next batch need not wait for one caller
       runsAlone.increment();
     }
   }
@@ -400,7 +402,7 @@ public final class BatchingPredictor implements AutoCloseable {
         long wait = oldest.queuedNanos + maxDelayNanos - now;
         int rows = rowsLike(oldest);
         boolean ready = wait <= 0 || rows >= maxBatchSize;
-        if (ready && rows < lastRunRows && gatherDeadlineNanos - now > 0) {
+        if (ready && rows < rowsToGather && gatherDeadlineNanos - now > 0) {
           // The callers of the last run are queueing their next rows: a batch formed at once
           // would leave them for the one after (measured: batches of 11 at 16 callers).
           wait = gatherDeadlineNanos - now;
@@ -483,7 +485,7 @@ public final class BatchingPredictor implements AutoCloseable {
       for (QueuedRows request : batch) {
         rows += request.rows;
       }
-      finishRun(batch.size(), rows, started);
+      finishRun(batch.size(), rows, System.nanoTime() - started);
     }
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
@@ -495,13 +497,14 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
-  private void finishRun(int callers, int rows, long startedNanos) {
-    long ended = System.nanoTime();
-    long gather = (ended - startedNanos) / GATHER_PART_OF_RUN;
+  private void finishRun(int callers, int rows, long runNanos) {
+    long gather = runNanos / GATHER_PART_OF_RUN;
+    boolean gathers = gather >= MIN_GATHER_NANOS;
+    long gatherDeadline = gathers ? System.nanoTime() + gather : 0;
     lock.lock();
     try {
-      lastRunRows = rows;
-      gatherDeadlineNanos = ended + (gather >= MIN_GATHER_NANOS ? gather : 0);
+      rowsToGather = gathers ? rows : 0;
+      gatherDeadlineNanos = gatherDeadline;
       batchesRun++;
       rowsRun += rows;
       recentCallersPerRun += (callers - recentCallersPerRun) / 8;
