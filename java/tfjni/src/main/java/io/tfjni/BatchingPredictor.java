@@ -400,9 +400,9 @@ public final class BatchingPredictor implements AutoCloseable {
         }
         long now = System.nanoTime();
         long wait = oldest.queuedNanos + maxDelayNanos - now;
-        int rows = rowsLike(oldest);
-        boolean ready = wait <= 0 || rows >= maxBatchSize;
-        if (ready && rows < rowsToGather && gatherDeadlineNanos - now > 0) {
+        boolean ready = wait <= 0 || rowsLike(oldest) >= maxBatchSize;
+        if (ready && rowsToGather > 0 && gatherDeadlineNanos - now > 0
+            && rowsLike(oldest) < rowsToGather) {
           // The callers of the last run are queueing their next rows: a batch formed at once
           // would leave them for the one after (measured: batches of 11 at 16 callers).
           wait = gatherDeadlineNanos - now;
