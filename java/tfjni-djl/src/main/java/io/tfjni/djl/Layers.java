@@ -137,10 +137,10 @@ final class Layers {
       // (out, in, k...) -> (k..., in, out), TensorFlow's filter layout.
       NDArray filter = t.add(unitHeight(t, weight, spatial).transpose(kernelFirst(d)));
       String opName = d == 3 ? "Conv3D" : "Conv2D";
-      long[] strides = withUnitEnds(s);
-      long[] dilations = withUnitEnds(dil);
-      NDArray conv = grouped(t, padded, filter, groups,
-          (input, f) -> conv(tf, opName, input, f, strides, dilations));
+      NDArray conv = anyAboveOne(dil)
+          ? dilatedConvolution(t, tf, opName, padded, filter, groups, dil, s)
+          : grouped(t, padded, filter, groups,
+              (input, f) -> conv(tf, opName, input, f, withUnitEnds(s)));
       return biasedChannelsFirst(t, tf, conv, bias, spatial);
     }
   }
@@ -182,11 +182,11 @@ final class Layers {
       }
       NDArray last = t.add(channelsLast(in));
       // (in, out, k...) -> (k..., out, in): the filter of the convolution this one transposes.
-      NDArray filter = t.add(w.transpose(kernelFirst(d)));
+      NDArray filter = spreadTaps(t, t.add(w.transpose(kernelFirst(d))), dil);
       NDArray sizes = t.add(tf.create(toInts(full), full.length));
       String opName = d == 3 ? "Conv3DBackpropInputV2" : "Conv2DBackpropInput";
       NDArray deconv = grouped(t, last, filter, groups,
-          (input, f) -> transposedConv(tf, opName, sizes, f, input, s, dil));
+          (input, f) -> transposedConv(tf, opName, sizes, f, input, s));
       NDArray cropped = t.add(deconv.slice(begin, size));
       return biasedChannelsFirst(t, tf, cropped, bias, spatial);
     }
@@ -302,10 +302,72 @@ final class Layers {
   // ---- helpers ------------------------------------------------------------------------------
 
   private static NDArray transposedConv(NDManager tf, String opName, NDArray sizes,
-      NDArray filter, NDArray x, long[] strides, long[] dilations) {
+      NDArray filter, NDArray x, long[] strides) {
     return tf.opBuilder(opName).addInput(sizes).addInput(filter).addInput(x)
-        .setAttr("strides", withUnitEnds(strides)).setAttr("padding", "VALID")
-        .setAttr("dilations", withUnitEnds(dilations)).build();
+        .setAttr("strides", withUnitEnds(strides)).setAttr("padding", "VALID").build();
+  }
+
+  /*
+   * Dilation. TensorFlow's CPU convolution kernels without oneDNN refuse dilation rates above 1,
+   * so dilated layers are rewritten into undilated kernels that run on every CPU, with the same
+   * products (only their summation order may differ).
+   */
+
+  /**
+   * A dilated convolution of a padded channels-last input as TensorFlow Python runs one
+   * (tf.nn.convolution): every dilation[i]-th element gathered into the batch (SpaceToBatchND,
+   * padding the end to a multiple), an undilated stride-1 convolution, the results interleaved
+   * back (BatchToSpaceND, cropping that padding), then every stride[i]-th position kept.
+   */
+  private static NDArray dilatedConvolution(Temporaries t, NDManager tf, String opName,
+      NDArray x, NDArray filter, int groups, long[] dilation, long[] stride) {
+    int d = dilation.length;
+    long[] shape = x.shape();
+    long[] endPadding = new long[2 * d];
+    for (int i = 0; i < d; i++) {
+      endPadding[2 * i + 1] = (dilation[i] - shape[i + 1] % dilation[i]) % dilation[i];
+    }
+    NDArray block = t.add(tf.create(dilation, d));
+    NDArray padding = t.add(tf.create(endPadding, d, 2));
+    NDArray batched = t.add(tf.opBuilder("SpaceToBatchND").addInput(x).addInput(block)
+        .addInput(padding).build());
+    long[] unit = withUnitEnds(ones(d));
+    NDArray conv = grouped(t, batched, filter, groups,
+        (input, f) -> conv(tf, opName, input, f, unit));
+    NDArray dense = t.add(tf.opBuilder("BatchToSpaceND").addInput(conv).addInput(block)
+        .addInput(padding).build());
+    if (!anyAboveOne(stride)) {
+      return dense;
+    }
+    int rank = d + 2;
+    NDArray zeros = t.add(tf.create(new long[rank], rank));
+    NDArray steps = t.add(tf.create(withUnitEnds(stride), rank));
+    return t.add(tf.opBuilder("StridedSlice").addInput(dense).addInput(zeros).addInput(zeros)
+        .addInput(steps).setAttr("end_mask", (1L << rank) - 1).build());
+  }
+
+  /**
+   * A filter (k..., a, b) with dilation[i] - 1 zeros between its taps along spatial axis i: the
+   * undilated filter of the same reach, (k - 1) * dilation + 1.
+   */
+  private static NDArray spreadTaps(Temporaries t, NDArray filter, long[] dilation) {
+    NDArray spread = filter;
+    for (int i = 0; i < dilation.length; i++) {
+      if (dilation[i] == 1) {
+        continue;
+      }
+      long[] shape = spread.shape();
+      long[][] zerosAfterEachTap = new long[shape.length + 1][2];
+      zerosAfterEachTap[i + 1][1] = dilation[i] - 1;
+      long[] flat = shape.clone();
+      flat[i] = shape[i] * dilation[i];
+      NDArray padded = t.add(t.add(spread.expandDims(i + 1)).pad(zerosAfterEachTap));
+      NDArray interleaved = t.add(padded.reshape(flat));
+      long[] reach = shape.clone();
+      reach[i] = (shape[i] - 1) * dilation[i] + 1;
+      spread = t.add(interleaved.slice(new long[shape.length], reach));
+    }
+    return spread;
   }
 
   /**
@@ -357,9 +419,9 @@ final class Layers {
   }
 
   private static NDArray conv(NDManager tf, String opName, NDArray x, NDArray filter,
-      long[] strides, long[] dilations) {
+      long[] strides) {
     return tf.opBuilder(opName).addInput(x).addInput(filter).setAttr("strides", strides)
-        .setAttr("padding", "VALID").setAttr("dilations", dilations).build();
+        .setAttr("padding", "VALID").build();
   }
 
   /** A mask of the counted cells (1) padded like the input, average-pooled as the input was. */
@@ -461,6 +523,21 @@ final class Layers {
       out[i] = Math.toIntExact(values[i]);
     }
     return out;
+  }
+
+  private static long[] ones(int count) {
+    long[] out = new long[count];
+    Arrays.fill(out, 1);
+    return out;
+  }
+
+  private static boolean anyAboveOne(long[] values) {
+    for (long v : values) {
+      if (v > 1) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean nonZero(long[] values) {
