@@ -2,20 +2,21 @@
 layers, channels-first) computed with TensorFlow Python on channels-last transposes, or with
 plain numpy loops where DJL (as PyTorch) means something no single TensorFlow call does: ceil
 mode, averages that skip padding, transposed convolution with output padding.
-Writes java/tfjni-djl/src/test/resources/djl_layer_goldens.json.
+scripts/setup.sh writes it into the test models' directory, under the oneDNN setting the tests
+run with (TF_ENABLE_ONEDNN_OPTS):
 
-  ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_layer_goldens.py
+  ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_layer_goldens.py OUT.json
 """
 import itertools
 import json
 import math
 import os
+import sys
 
 import numpy as np
 import tensorflow as tf
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "java", "tfjni-djl", "src", "test",
-                   "resources", "djl_layer_goldens.json")
+OUT = sys.argv[1]
 rng = np.random.default_rng(17)
 
 
@@ -87,6 +88,18 @@ def ref_deconv(x, w, s, p, op, d):
 cases = []
 
 
+def dilated_conv(x, w, stride, padding, dilation, groups=1):
+    """PyTorch's convolution (channels-first, zero padding on both sides) by tf.nn.convolution,
+    which runs dilation on any CPU (as SpaceToBatchND around an undilated kernel); it refuses
+    strides with dilation, so the stride-1 result is subsampled."""
+    pads = [[0, 0]] + [[p, p] for p in padding] + [[0, 0]]
+    xs = np.split(last(x), groups, axis=-1)
+    ws = np.split(tf_filter(w), groups, axis=-1)
+    dense = tf.concat([tf.nn.convolution(tf.pad(a, pads), f, 1, "VALID", dilations=dilation)
+                       for a, f in zip(xs, ws)], -1)
+    return first(dense.numpy()[(slice(None),) + tuple(slice(None, None, s) for s in stride)])
+
+
 def case(name, op, inputs, expected, **params):
     cases.append({
         "name": name, "op": op, "params": params,
@@ -152,8 +165,7 @@ case("conv2d padded bias", "convolution", [xc, w, b],
      first(tf.nn.conv2d(last(xc), tf_filter(w), 1, [[0, 0], [1, 1], [1, 1], [0, 0]]) + b),
      stride=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1)
 case("conv2d stride dilation", "convolution", [xc, w, None],
-     first(tf.nn.conv2d(last(xc), tf_filter(w), [2, 1], [[0, 0], [0, 0], [1, 1], [0, 0]],
-                        dilations=[1, 2])),
+     dilated_conv(xc, w, [2, 1], [0, 1], [1, 2]),
      stride=[2, 1], padding=[0, 1], dilation=[1, 2], groups=1)
 wg = data(6, 2, 3, 2)
 xg = last(xc)
@@ -241,6 +253,29 @@ case("interpolation bicubic", "interpolation", [xi],
 case("interpolation bicubic align corners", "interpolation", [xi],
      first(tf.compat.v1.image.resize_bicubic(last(xi), [7, 9], align_corners=True)),
      size=[7, 9], mode=3, alignCorners=True)
+
+# ---- dilation (after the other cases, so that their random data stays as it was) ----------
+x1l = data(2, 3, 10)
+w1l = data(4, 3, 3)
+b1l = data(4)
+case("conv1d dilation 3 bias", "convolution", [x1l, w1l, b1l],
+     dilated_conv(x1l, w1l, [1], [2], [3]) + b1l[None, :, None],
+     stride=[1], padding=[2], dilation=[3], groups=1)
+xgd = data(1, 4, 7, 8)
+wgd = data(4, 2, 2, 3)
+case("conv2d dilation groups", "convolution", [xgd, wgd, None],
+     dilated_conv(xgd, wgd, [1, 1], [1, 0], [2, 3], groups=2),
+     stride=[1, 1], padding=[1, 0], dilation=[2, 3], groups=2)
+x3d = data(1, 2, 5, 6, 7)
+w3d = data(3, 2, 2, 2, 2)
+case("conv3d dilation stride", "convolution", [x3d, w3d, None],
+     dilated_conv(x3d, w3d, [1, 2, 1], [0, 0, 1], [2, 1, 2]),
+     stride=[1, 2, 1], padding=[0, 0, 1], dilation=[2, 1, 2], groups=1)
+xdd = data(1, 3, 4, 3)
+wdd = data(3, 2, 2, 3)
+case("deconv2d dilation stride", "deconvolution", [xdd, wdd, None],
+     ref_deconv(xdd, wdd, [2, 1], [1, 0], [1, 0], [2, 2]), stride=[2, 1], padding=[1, 0],
+     outPadding=[1, 0], dilation=[2, 2], groups=1)
 
 with open(OUT, "w") as f:
     json.dump({"generator": "scripts/djl_layer_goldens.py", "tensorflow": tf.__version__,
