@@ -12,6 +12,12 @@ JOBS="${JOBS:-2}"
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac || echo /usr/lib/jvm/java-17-openjdk-amd64/bin/javac)")")")}"
 # TensorFlow's INFO lines (model loading, MLIR) are noise in tests and the demo.
 export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-1}"
+# TensorFlow's CPU kernels: oneDNN's (1) or Eigen's (0). TensorFlow's own default depends on the
+# CPU, and results differ in the last bits between the two, so every script pins one: Eigen's,
+# which every CPU runs, unless the caller sets it. The test models' expected values are made and
+# checked under the same setting (models_dir); make test runs the golden suites under the other
+# one too (scripts/test-onednn.sh).
+export TF_ENABLE_ONEDNN_OPTS="${TF_ENABLE_ONEDNN_OPTS:-0}"
 
 # Each step says how far into the whole run (make test, say) it starts, for reading where time goes.
 export TFJNI_RUN_STARTED="${TFJNI_RUN_STARTED:-$(date +%s)}"
@@ -107,12 +113,14 @@ unpack_c_api_wheel() {  # unpack_c_api_wheel PLATFORM VARIANT OUT_DIR
   rm -rf "$3.wheel"
 }
 
-# The generated test models, cached by the generator's content and TF version.
+# The generated test models and expected values, cached by the generators' content, the TF
+# version and the oneDNN setting they were computed under.
 models_dir() {
   local hash
   hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/text_ops_model.py" \
+    "$ROOT/scripts/djl_layer_goldens.py" "$ROOT/scripts/djl_recurrent_goldens.py" \
     "$ROOT/scripts/requirements.txt" "$ROOT/scripts/requirements-text.txt" | sha256sum | cut -c1-16)
-  echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-$hash"
+  echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-onednn$TF_ENABLE_ONEDNN_OPTS-$hash"
 }
 
 # The benchmark models (scripts/generate_bench_models.py), cached the same way.

@@ -7,20 +7,21 @@ computes every case a second way; the two must agree before anything is written.
 DJL's layout: for each layer, the weights of each direction (i2h (G*H, in), h2h (G*H, H)), then
 the biases of each direction (i2h (G*H), h2h (G*H)); gates in PyTorch's order (LSTM i, f, g, o;
 GRU r, z, n). Keras orders LSTM gates i, f, c, o (the same) and GRU gates z, r, h (r and z swap).
-Writes java/tfjni-djl/src/test/resources/djl_recurrent_goldens.json.
+scripts/setup.sh writes it into the test models' directory, under the oneDNN setting the tests
+run with (TF_ENABLE_ONEDNN_OPTS):
 
-  ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_recurrent_goldens.py
+  ~/.cache/tfjni/venv-2.18.0/bin/python scripts/djl_recurrent_goldens.py OUT.json
 """
 import json
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "java", "tfjni-djl", "src", "test",
-                   "resources", "djl_recurrent_goldens.json")
+OUT = sys.argv[1]
 rng = np.random.default_rng(1717)
 GATES = {"rnn_tanh": 1, "rnn_relu": 1, "gru": 3, "lstm": 4}
 

@@ -71,13 +71,15 @@ generate_models() {
   local dir
   dir=$(models_dir)
   [[ -f "$dir/.complete" ]] && return
-  step "Generating test models with TensorFlow Python into $dir"
+  step "Generating test models with TensorFlow Python into $dir (TF_ENABLE_ONEDNN_OPTS=$TF_ENABLE_ONEDNN_OPTS)"
   install_staged "$dir" write_test_models
 }
 
 write_test_models() {  # write_test_models OUT_DIR
   "$VENV/bin/python" "$ROOT/scripts/generate_models.py" "$1"
   "$VENV/bin/python" "$ROOT/scripts/generate_eager_cases.py" "$1/eager_cases.json"
+  "$VENV/bin/python" "$ROOT/scripts/djl_layer_goldens.py" "$1/djl_layer_goldens.json"
+  "$VENV/bin/python" "$ROOT/scripts/djl_recurrent_goldens.py" "$1/djl_recurrent_goldens.json"
 }
 
 install_debian_packages

@@ -47,8 +47,27 @@ Json load_manifest(const fs::path& file) {
   }
 }
 
+// Expected values hold only under the oneDNN setting they were computed with (oneDNN's and
+// Eigen's kernels differ in the last bits): a process whose TF_ENABLE_ONEDNN_OPTS differs from
+// the generator's is refused, naming both.
+Json load_manifest_for_this_process() {
+  Json parsed = load_manifest(models_dir() / "manifest.json");
+  constexpr const char* kVariable = "TF_ENABLE_ONEDNN_OPTS";
+  const Json& made = parsed.value("onednn", Json::object()).value(kVariable, Json());
+  const std::string made_with = made.is_string() ? made.get<std::string>() : "(unset)";
+  const char* env = std::getenv(kVariable);
+  const std::string run_with = env == nullptr ? "(unset)" : env;
+  if (made_with != run_with) {
+    throw std::runtime_error("the test models were made with " + std::string(kVariable) + "=" +
+                             made_with + ", this process runs with " + run_with +
+                             ": run the tests under the models' setting (scripts/common.sh "
+                             "exports it) or generate models for this one");
+  }
+  return parsed;
+}
+
 const Json& manifest() {
-  static const Json parsed = load_manifest(models_dir() / "manifest.json");
+  static const Json parsed = load_manifest_for_this_process();
   return parsed;
 }
 

@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -38,6 +39,9 @@ public final class TestModels {
 
   /** Relative and absolute tolerance for floats that come from real computation. */
   public static final double FLOAT_TOLERANCE = 1e-6;
+
+  /** TensorFlow's switch between its oneDNN and Eigen CPU kernels. */
+  private static final String ONEDNN_VARIABLE = "TF_ENABLE_ONEDNN_OPTS";
 
   private static final Map<String, DataType> DTYPES = Map.ofEntries(
       Map.entry("float16", DataType.HALF), Map.entry("bfloat16", DataType.BFLOAT16),
@@ -75,14 +79,29 @@ public final class TestModels {
     return dir;
   }
 
-  /** The parsed manifest.json. */
+  /**
+   * The parsed manifest.json. Its expected values hold only under the oneDNN setting they were
+   * computed with (oneDNN's and Eigen's kernels differ in the last bits), so a JVM whose
+   * TF_ENABLE_ONEDNN_OPTS differs from the generator's fails here, naming both.
+   */
   public static synchronized JsonNode manifest() {
     if (manifest == null) {
+      JsonNode parsed;
       try {
-        manifest = new ObjectMapper().readTree(dir().resolve("manifest.json").toFile());
+        parsed = new ObjectMapper().readTree(dir().resolve("manifest.json").toFile());
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read " + dir().resolve("manifest.json"), e);
       }
+      JsonNode made = parsed.path("onednn").path(ONEDNN_VARIABLE);
+      String madeWith = made.isTextual() ? made.asText() : null;
+      String runWith = System.getenv(ONEDNN_VARIABLE);
+      if (!Objects.equals(madeWith, runWith)) {
+        fail("the test models in " + dir() + " were made with " + ONEDNN_VARIABLE + "="
+            + (madeWith == null ? "(unset)" : madeWith) + ", this JVM runs with "
+            + (runWith == null ? "(unset)" : runWith) + ": run the tests under the models'"
+            + " setting (scripts/common.sh exports it) or generate models for this one");
+      }
+      manifest = parsed;
     }
     return manifest;
   }

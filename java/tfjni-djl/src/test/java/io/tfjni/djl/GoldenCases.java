@@ -5,22 +5,28 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tfjni.TestModels;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The named cases of a golden file written by a scripts/djl_*_goldens.py script. */
+/**
+ * The named cases of a golden file that a scripts/djl_*_goldens.py script wrote into the test
+ * models' directory, under the same oneDNN setting as the test models ({@link TestModels}).
+ */
 final class GoldenCases {
   private final JsonNode cases;
 
-  GoldenCases(String resource) {
-    try (InputStream in = GoldenCases.class.getResourceAsStream(resource)) {
-      cases = new ObjectMapper().readTree(in).get("cases");
+  GoldenCases(String fileName) {
+    TestModels.manifest();  // refuses goldens made under another oneDNN setting
+    Path file = TestModels.dir().resolve(fileName);
+    try {
+      cases = new ObjectMapper().readTree(file.toFile()).get("cases");
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 

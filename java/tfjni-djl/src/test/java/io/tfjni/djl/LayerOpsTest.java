@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * mode, padding-excluding averages and transposed convolution).
  */
 class LayerOpsTest extends ManagerTest {
-  private static final GoldenCases CASES = new GoldenCases("/djl_layer_goldens.json");
+  private static final GoldenCases CASES = new GoldenCases("djl_layer_goldens.json");
 
   static Stream<String> caseNames() {
     return CASES.names();

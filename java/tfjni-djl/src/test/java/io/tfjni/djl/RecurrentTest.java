@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * PyTorch's formulas).
  */
 class RecurrentTest extends ManagerTest {
-  private static final GoldenCases CASES = new GoldenCases("/djl_recurrent_goldens.json");
+  private static final GoldenCases CASES = new GoldenCases("djl_recurrent_goldens.json");
 
   static Stream<String> caseNames() {
     return CASES.names();
