@@ -5,6 +5,8 @@
 // INVALID_ARGUMENT or UNIMPLEMENTED; what it parses is checked against the input: record
 // indexes in order and inside the file, tensors within the byte limit and the shape's size, and
 // the requests written back as PredictionLogs (tensor_content, string_val) read back the same.
+#include <tensorflow/c/tf_tstring.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

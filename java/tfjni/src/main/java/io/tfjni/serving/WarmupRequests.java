@@ -8,7 +8,6 @@ import io.tfjni.TensorFlowException;
 import io.tfjni.internal.NativeLibrary;
 import io.tfjni.internal.SpecDecoder;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -175,9 +174,8 @@ public final class WarmupRequests {
       }
       return Tensor.ofBytes(values, shape);
     }
-    // Little-endian bytes: native order on every platform tfjni runs on.
-    ByteBuffer data = ByteBuffer.wrap(in.readBytes()).order(ByteOrder.nativeOrder());
-    return Tensor.of(dataType, data, shape);
+    // The tensor's bytes are little-endian: native order on every platform tfjni runs on.
+    return Tensor.of(dataType, ByteBuffer.wrap(in.readBytes()), shape);
   }
 
   private static native byte[] nativeRead(String path);
