@@ -27,6 +27,7 @@ from pathlib import Path
 
 from golden import encode_tensor
 from text_ops_model import build_text_ops
+from warmup_requests import write_warmup_requests
 
 SEED = 1234
 DTYPE_NAMES = [
@@ -1043,6 +1044,7 @@ def main(argv):
         "devices": session_devices(),
         "run_options_protos": build_run_options_protos(),
         "multi_add_traced_nodes": multi_add_traced_nodes(out_dir),
+        "warmup": write_warmup_requests(out_dir, run_saved_model_case),
     }
     with open(out_dir / "manifest.json", "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=True)

@@ -41,6 +41,16 @@ install_text_ops() {
   cp "$wanted" "$VENV/.text-complete"
 }
 
+# tensorflow-serving-api for this TensorFlow minor version, without its dependencies (see the file).
+install_serving_api() {
+  local wanted="$VENV/requirements-serving.txt"
+  sed "s/^tensorflow-serving-api==.*/tensorflow-serving-api==${TFJNI_TF_VERSION%.*}.*/" "$ROOT/scripts/requirements-serving.txt" > "$wanted"
+  [[ -f "$VENV/.serving-complete" ]] && cmp -s "$wanted" "$VENV/.serving-complete" && return
+  step "Installing TensorFlow Serving's Python API into the virtualenv (the warm-up file of a test model)"
+  "$VENV/bin/pip" install -q --no-deps -r "$wanted"
+  cp "$wanted" "$VENV/.serving-complete"
+}
+
 # A TensorFlow Text wheel for another TensorFlow version, unpacked (not installed) into the
 # cache: the op library tests check that its libraries are refused.
 fetch_mismatched_op_libraries() {
@@ -86,6 +96,7 @@ install_debian_packages
 create_venv
 install_tools
 install_text_ops
+install_serving_api
 fetch_mismatched_op_libraries
 create_pyspark_venv
 tensorflow_dir >/dev/null

@@ -214,6 +214,27 @@ def config_protos(models_dir):
         yield proto["name"], base64.b64decode(proto["bytes"])
 
 
+def tfrecords(data):
+    """The data of each record of a TFRecord file (uint64 length, uint32 CRC, data, uint32 CRC)."""
+    pos = 0
+    while pos < len(data):
+        length = struct.unpack_from("<Q", data, pos)[0]
+        yield data[pos + 12:pos + 12 + length]
+        pos += 12 + length + 4
+
+
+def warmup_inputs(models_dir):
+    """Inputs of warmup_fuzz: the warm-up file TensorFlow Python wrote (first byte 0: a whole
+    file), and some of its records alone (first byte 1: the target frames them)."""
+    manifest = json.loads((models_dir / "manifest.json").read_text())
+    warmup = manifest["warmup"]
+    data = (models_dir / warmup["file"]).read_bytes()
+    yield "python-file", b"\x00" + data
+    for record, entry in zip(tfrecords(data), warmup["records"]):
+        if entry["encoding"] in ("tensor_content", "float_val repeated", "string_val", "scomplex_val"):
+            yield "record-" + entry["encoding"].replace(" ", "-"), b"\x01" + record
+
+
 def seeds(models_dir):
     every_wire_type = (varint(1 << 3 | 0) + varint(150) + varint(2 << 3 | 1) + struct.pack("<d", -0.1)
                        + varint(3 << 3 | 5) + struct.pack("<f", 1.5)
@@ -242,6 +263,9 @@ def seeds(models_dir):
         b"", b"short", b"a string longer than twenty-two bytes", b"nul\0inside"])
     yield "tensor_fuzz", "copies-float-2x3", tensor_input(2, [2, 3], dtype=1, data=bytes(range(24)))
     yield "tensor_fuzz", "wraps-misaligned", tensor_input(3, [4], dtype=3, length=16, aligned=False)
+
+    for name, data in warmup_inputs(models_dir):
+        yield "warmup_fuzz", name, data
 
     yield "eager_attrs_fuzz", "every-kind", attrs(
         ("type", b"T", 1), ("int", b"N", -3), ("float", b"alpha", 0.5), ("bool", b"flag", 1),

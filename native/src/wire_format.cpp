@@ -11,7 +11,9 @@ namespace {
   throw_error(TF_DATA_LOSS, std::string("malformed protocol buffer: ") + what);
 }
 
-uint64_t read_varint(std::string_view& in) {
+}  // namespace
+
+uint64_t take_varint(std::string_view& in) {
   uint64_t value = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (in.empty()) malformed("truncated varint");
@@ -22,6 +24,8 @@ uint64_t read_varint(std::string_view& in) {
   }
   malformed("varint longer than 10 bytes");
 }
+
+namespace {
 
 uint64_t read_fixed(std::string_view& in, size_t size) {
   if (in.size() < size) malformed("truncated fixed-width field");
@@ -35,7 +39,7 @@ uint64_t read_fixed(std::string_view& in, size_t size) {
 
 bool Reader::next() {
   if (rest_.empty()) return false;
-  uint64_t key = read_varint(rest_);
+  uint64_t key = take_varint(rest_);
   uint64_t field = key >> 3;
   if (field == 0 || field > 0x1fffffff) malformed("invalid field number");
   field_ = static_cast<uint32_t>(field);
@@ -44,7 +48,7 @@ bool Reader::next() {
   switch (key & 7) {
     case 0:
       type_ = WireType::kVarint;
-      scalar_ = read_varint(rest_);
+      scalar_ = take_varint(rest_);
       break;
     case 1:
       type_ = WireType::kFixed64;
@@ -52,7 +56,7 @@ bool Reader::next() {
       break;
     case 2: {
       type_ = WireType::kLengthDelimited;
-      uint64_t length = read_varint(rest_);
+      uint64_t length = take_varint(rest_);
       if (length > rest_.size()) malformed("length-delimited field runs past the end");
       payload_ = rest_.substr(0, static_cast<size_t>(length));
       rest_.remove_prefix(static_cast<size_t>(length));

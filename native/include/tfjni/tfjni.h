@@ -15,3 +15,6 @@
 #include "tfjni/signature.h"
 #include "tfjni/step_stats.h"
 #include "tfjni/tensor.h"
+#include "tfjni/tensor_proto.h"
+#include "tfjni/tfrecord.h"
+#include "tfjni/warmup.h"

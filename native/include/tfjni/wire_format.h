@@ -36,6 +36,10 @@ class Reader {
   std::string_view payload_;
 };
 
+// Reads one varint from the front of `in` and removes it: the values of a packed repeated
+// field are varints without keys. Malformed input throws Error(DATA_LOSS).
+uint64_t take_varint(std::string_view& in);
+
 // Appends fields to a message, in the order called.
 class Writer {
  public:
