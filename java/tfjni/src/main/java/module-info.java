@@ -1,7 +1,9 @@
 /**
- * tfjni: TensorFlow inference over a hand-written JNI bridge. Only {@code io.tfjni} is API;
+ * tfjni: TensorFlow inference over a hand-written JNI bridge. {@code io.tfjni} (models, tensors,
+ * predictors) and {@code io.tfjni.serving} (versioned models swapped while they serve) are API;
  * {@code io.tfjni.internal} (library loading, the spec decoder) is not exported.
  */
 module io.tfjni {
   exports io.tfjni;
+  exports io.tfjni.serving;
 }
