@@ -176,9 +176,10 @@ public final class VersionedModel implements AutoCloseable {
       VersionDirectories.Scan scan = directories.scan();
       forgetChangedFailures(scan);
       NavigableSet<Long> wanted;
+      Set<Long> failedNow = new TreeSet<>();
       while (true) {
         ensureOpen();
-        wanted = policy.select(ready(scan));
+        wanted = policy.select(ready(scan, failedNow));
         if (wanted.isEmpty()) {
           reportNothingToServe(scan);
           break;
@@ -189,8 +190,9 @@ public final class VersionedModel implements AutoCloseable {
         }
         boolean anyFailed = false;
         for (long version : wanted.descendingSet()) {
-          if (!isLoaded(version)) {
-            anyFailed |= !load(version, scan);
+          if (!isLoaded(version) && !load(version, scan)) {
+            failedNow.add(version);
+            anyFailed = true;
           }
         }
         if (!anyFailed) {
@@ -225,13 +227,16 @@ public final class VersionedModel implements AutoCloseable {
     }
   }
 
-  /** Complete versions not known to fail, and loaded versions still on disk. */
-  private NavigableSet<Long> ready(VersionDirectories.Scan scan) {
+  /**
+   * Complete versions not known to fail (nor failed in this poll: a failure is recorded only
+   * for a directory whose content could be read), and loaded versions still on disk.
+   */
+  private NavigableSet<Long> ready(VersionDirectories.Scan scan, Set<Long> failedNow) {
     NavigableSet<Long> ready = new TreeSet<>();
     stateLock.lock();
     try {
       for (long version : scan.complete()) {
-        if (!failed.containsKey(version)) {
+        if (!failed.containsKey(version) && !failedNow.contains(version)) {
           ready.add(version);
         }
       }
