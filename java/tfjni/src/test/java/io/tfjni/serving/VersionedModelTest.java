@@ -477,6 +477,28 @@ class VersionedModelTest {
   }
 
   @Test
+  void closeWaitsForTheCallsInFlight() throws InterruptedException {
+    publish(base, 1, A);
+    VersionedModel model = builder().build();
+    VersionLease inFlight = model.lease();
+    Thread closer = new Thread(model::close, "closer");
+    closer.start();
+    Thread.State state;
+    do {
+      Thread.onSpinWait();
+      state = closer.getState();
+    } while (state != Thread.State.WAITING && state != Thread.State.TERMINATED);
+    assertEquals(Thread.State.WAITING, state, "close() returned with a call in flight");
+    assertThrows(IllegalStateException.class, model::lease, "new calls are refused at once");
+    try (Tensor x = Exports.row(6); var result = inFlight.model().run(Map.of("x", x))) {
+      Exports.assertAnswer(A, 6, result.get("y").toFloatArray());
+    }
+    inFlight.close();
+    closer.join();
+    assertTrue(model.status().closed());
+  }
+
+  @Test
   void closeRefusesEverythingAfterAndTwiceIsOnce() {
     publish(base, 1, A);
     VersionedModel model = builder().build();
