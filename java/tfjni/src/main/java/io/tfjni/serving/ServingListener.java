@@ -46,7 +46,7 @@ public interface ServingListener {
    * A version was closed: it left the policy's versions and its last call returned.
    *
    * @param version the version
-   * @param drainTime from leaving service to the return of its last call in flight
+   * @param drainTime from leaving service until closed: its calls in flight, then the close
    */
   default void onUnload(long version, Duration drainTime) {}
 }

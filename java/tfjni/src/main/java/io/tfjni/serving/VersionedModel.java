@@ -666,8 +666,8 @@ public final class VersionedModel implements AutoCloseable {
    * it for the versions to come. Refused if a loaded version cannot serve it (what was prepared
    * on the others stays until they close).
    */
-  private <T> T register(Function<PredictorContract, T> maker, String signatureKey, List<String> inputKeys,
-      List<String> outputKeys, List<T> into) {
+  private <T> T register(Function<PredictorContract, T> maker, String signatureKey,
+      List<String> inputKeys, List<String> outputKeys, List<T> into) {
     Objects.requireNonNull(signatureKey, "signatureKey");
     Objects.requireNonNull(outputKeys, "outputKeys");
     stateLock.lock();
