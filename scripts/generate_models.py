@@ -17,6 +17,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 # use_unbounded_threadpool" error. The CPU run is reproducible without it.
 
 import base64
+import functools
 import json
 import re
 import shutil
@@ -432,6 +433,55 @@ def build_counter(out_dir):
     if got != [1, 2, 3, 13, 13]:
         raise GenerationError("counter sequence gave %r, expected [1, 2, 3, 13, 13]" % got)
     return [case], {}, "values %s" % got
+
+
+# The exports a versioned model alternates between (tfjni's io.tfjni.serving tests): one
+# signature, y = x * w + b per column with variables w and b, each export with its own values,
+# so that an answer tells which version gave it. "renamed" feeds the same computation through
+# input "features", "float64" through a DOUBLE "x": signatures a predictor made on the others
+# cannot feed.
+VERSIONED_EXPORTS = {
+    "versioned_a": {"w": [2.0, 3.0, 4.0], "b": [1.0, 1.0, 1.0], "input": "x", "dtype": "float32"},
+    "versioned_b": {"w": [-1.0, 0.5, 10.0], "b": [0.0, -2.0, 3.0], "input": "x",
+                    "dtype": "float32"},
+    "versioned_renamed": {"w": [2.0, 3.0, 4.0], "b": [1.0, 1.0, 1.0], "input": "features",
+                          "dtype": "float32"},
+    "versioned_float64": {"w": [2.0, 3.0, 4.0], "b": [1.0, 1.0, 1.0], "input": "x",
+                          "dtype": "float64"},
+}
+VERSIONED_ROWS = 8
+
+
+def build_versioned(out_dir, name):
+    """One of VERSIONED_EXPORTS, and its case: VERSIONED_ROWS rows through it."""
+    import numpy as np
+    import tensorflow as tf
+
+    spec = VERSIONED_EXPORTS[name]
+    dtype = tf.as_dtype(spec["dtype"])
+
+    class Affine(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.array(spec["w"]), dtype=dtype, name="w")
+            self.b = tf.Variable(np.array(spec["b"]), dtype=dtype, name="b")
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], dtype, name=spec["input"])])
+        def affine(self, x):
+            return {"y": x * self.w + self.b}
+
+    m = Affine()
+    tf.saved_model.save(m, str(out_dir / name),
+                        signatures={"serving_default": m.affine.get_concrete_function()})
+    rows = np.array([[i, i + 0.5, -2.0 * i] for i in range(VERSIONED_ROWS)],
+                    dtype.as_numpy_dtype)
+    case = run_saved_model_case(out_dir, name + "_rows", name,
+                                [("serving_default", {spec["input"]: rows})])
+    expected = rows * np.array(spec["w"]) + np.array(spec["b"])
+    got = base64_to_array(case["calls"][0]["outputs"]["y"])
+    if not np.array_equal(got, expected.astype(dtype.as_numpy_dtype)):
+        raise GenerationError("%s gave %r, expected %r" % (name, got, expected))
+    return [case], {}, "y = x * %s + %s" % (spec["w"], spec["b"])
 
 
 def base64_to_array(t):
@@ -1007,6 +1057,10 @@ def main(argv):
         ("frozen", "graph_def", build_frozen),
         ("slow_loop", "saved_model", build_slow_loop),
         ("checked", "saved_model", build_checked),
+    ] + [
+        (name, "saved_model", functools.partial(build_versioned, name=name))
+        for name in VERSIONED_EXPORTS
+    ] + [
         ("text_ops", "saved_model", lambda out: build_text_ops(out, run_saved_model_case)),
         ("mobilenet_v2", "saved_model", build_mobilenet),
         # Last: a Keras model built earlier would shift the input names Keras gives mobilenet_v2.

@@ -1,7 +1,7 @@
 /**
  * tfjni: TensorFlow inference over a hand-written JNI bridge. {@code io.tfjni} (models, tensors,
- * predictors) and {@code io.tfjni.serving} (serving models: warm-up) are API; {@code
- * io.tfjni.internal} (library loading, the spec decoder) is not exported.
+ * predictors) and {@code io.tfjni.serving} (versioned models swapped while they serve, warm-up)
+ * are API; {@code io.tfjni.internal} (library loading, the spec decoder) is not exported.
  */
 module io.tfjni {
   exports io.tfjni;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,8 @@ class DocumentationSnippetsTest {
       "tfjni-spark", "tfjni-flink");
 
   /** What a block may use without declaring it: the imports, then the values by name. */
-  static final List<String> IMPORTS = List.of("io.tfjni.*", "java.nio.file.*", "java.util.*",
-      "java.util.concurrent.*");
+  static final List<String> IMPORTS = List.of("io.tfjni.*", "io.tfjni.serving.*",
+      "java.nio.file.*", "java.util.*", "java.util.concurrent.*");
 
   @TempDir
   Path classes;
@@ -55,6 +56,15 @@ class DocumentationSnippetsTest {
     assertEquals(List.of(), unknown);
   }
 
+  /** A base directory of numbered versions (docs/SERVING.md): version 1 of versioned_a. */
+  private Path versionedModelBase() {
+    Path base = classes.resolve("model-base");
+    if (!Files.isDirectory(base.resolve("1"))) {
+      TestModels.copyTree(TestModels.modelPath("versioned_a"), base.resolve("1"), Set.of());
+    }
+    return base;
+  }
+
   private void run(MarkdownSnippets.Snippet snippet) {
     Path digits = TestModels.modelPath("digits");
     float[] pixels = new float[64];
@@ -70,7 +80,8 @@ class DocumentationSnippetsTest {
           "model", model,
           "images", images,
           "tensorflowTextDir", TestModels.opLibraryDir("text_ops"),
-          "textModelDir", TestModels.modelPath("text_ops"));
+          "textModelDir", TestModels.modelPath("text_ops"),
+          "modelBase", versionedModelBase());
       MarkdownSnippets.run(snippet, IMPORTS, values, classes.resolve("b" + snippet.line()));
     } catch (Exception e) {
       throw new AssertionError(snippet.where() + ": " + e, e);

@@ -77,7 +77,7 @@ class LibraryJarIT {
     try (JarFile jar = jar(); InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
       ModuleDescriptor module = ModuleDescriptor.read(in);
       assertEquals("io.tfjni", module.name());
-      assertEquals(Set.of("io.tfjni"), module.exports().stream()
+      assertEquals(Set.of("io.tfjni", "io.tfjni.serving"), module.exports().stream()
           .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
       assertEquals(Set.of("java.base"), module.requires().stream()
           .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()),

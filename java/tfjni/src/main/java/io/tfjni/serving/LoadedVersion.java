@@ -1,0 +1,160 @@
+package io.tfjni.serving;
+
+import io.tfjni.BatchingPredictor;
+import io.tfjni.Predictor;
+import io.tfjni.SavedModel;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One loaded version: its model, the predictors and batching predictors prepared on it for the
+ * {@link ServingPredictor}s and {@link ServingBatchingPredictor}s of its {@link VersionedModel},
+ * and a count of the calls in flight on it. Once retired it takes no new call; when its last call
+ * returns (or at once, if none is in flight) it is drained, and its owner closes it.
+ */
+final class LoadedVersion {
+  /** The top bit of {@link #state}: retired, no new call. The rest counts calls in flight. */
+  private static final long RETIRED = Long.MIN_VALUE;
+
+  final long version;
+  final Path directory;
+  final SavedModel model;
+  private final Map<PredictorContract, Predictor> predictors = new ConcurrentHashMap<>();
+  private final Map<ServingBatchingPredictor, BatchingPredictor> batchers =
+      new ConcurrentHashMap<>();
+  private final AtomicLong state = new AtomicLong();
+  private final CountDownLatch drained = new CountDownLatch(1);
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final CountDownLatch closed = new CountDownLatch(1);
+  /** Runs once, on the thread that drains the version; null: whoever waits closes it. */
+  private volatile Consumer<LoadedVersion> whenDrained;
+  private volatile long retiredAtNanos;
+
+  LoadedVersion(long version, Path directory, SavedModel model) {
+    this.version = version;
+    this.directory = directory;
+    this.model = model;
+  }
+
+  void addPredictor(PredictorContract contract, Predictor predictor) {
+    predictors.put(contract, predictor);
+  }
+
+  boolean hasPredictor(PredictorContract contract) {
+    return predictors.containsKey(contract);
+  }
+
+  /** The predictor prepared for {@code contract}; the caller holds this version acquired. */
+  Predictor predictor(PredictorContract contract) {
+    Predictor predictor = predictors.get(contract);
+    if (predictor == null) {
+      throw new IllegalStateException("no predictor prepared on version " + version);
+    }
+    return predictor;
+  }
+
+  void addBatcher(ServingBatchingPredictor owner, BatchingPredictor batcher) {
+    batchers.put(owner, batcher);
+  }
+
+  boolean hasBatcher(ServingBatchingPredictor owner) {
+    return batchers.containsKey(owner);
+  }
+
+  /** The batching predictor built for {@code owner}; the caller holds this version acquired. */
+  BatchingPredictor batcher(ServingBatchingPredictor owner) {
+    BatchingPredictor batcher = batchers.get(owner);
+    if (batcher == null) {
+      throw new IllegalStateException("no batching predictor built on version " + version);
+    }
+    return batcher;
+  }
+
+  /** Counts a call in flight, unless the version is retired. Allocates nothing. */
+  boolean tryAcquire() {
+    long s;
+    do {
+      s = state.get();
+      if (s < 0) {
+        return false;
+      }
+    } while (!state.weakCompareAndSetVolatile(s, s + 1));
+    return true;
+  }
+
+  void release() {
+    if (state.decrementAndGet() == RETIRED) {
+      onDrained();
+    }
+  }
+
+  /**
+   * Takes no new call from now on. {@code then} (null: nothing) runs once the calls in flight
+   * have returned, on the thread of the last one, or on this thread if none is in flight.
+   */
+  void retire(Consumer<LoadedVersion> then) {
+    whenDrained = then;
+    retiredAtNanos = System.nanoTime();
+    if (state.getAndUpdate(s -> s | RETIRED) == 0) {
+      onDrained();
+    }
+  }
+
+  private void onDrained() {
+    drained.countDown();
+    Consumer<LoadedVersion> then = whenDrained;
+    if (then != null) {
+      then.accept(this);
+    }
+  }
+
+  /** Waits until the calls in flight have returned; the version must be retired. */
+  void awaitDrained() {
+    await(drained);
+  }
+
+  private static void await(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        latch.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;  // keep waiting: closing under a call would fail that call
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  long retiredAtNanos() {
+    return retiredAtNanos;
+  }
+
+  /**
+   * Closes the batching predictors, then the model (and so its predictors). Only the first call
+   * closes; a later one waits until that close is done. Returns whether this call closed it.
+   */
+  boolean close() {
+    if (!closing.compareAndSet(false, true)) {
+      await(closed);
+      return false;
+    }
+    try {
+      batchers.values().forEach(BatchingPredictor::close);
+    } finally {
+      try {
+        model.close();
+      } finally {
+        closed.countDown();
+      }
+    }
+    return true;
+  }
+}
