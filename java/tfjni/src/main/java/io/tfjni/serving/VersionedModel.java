@@ -860,7 +860,7 @@ public final class VersionedModel implements AutoCloseable {
     private String name;
     private VersionPolicy policy = VersionPolicy.latest();
     private SwapOrder swapOrder = SwapOrder.AVAILABILITY_PRESERVING;
-    private Warmup warmup = Warmup.NONE;
+    private Warmup warmup = Warmup.TENSORFLOW_SERVING_FILE;
     private final List<ServingListener> listeners = new ArrayList<>();
     private Duration pollInterval = Duration.ofSeconds(1);
     private SessionOptions sessionOptions = SessionOptions.defaults();
@@ -905,9 +905,11 @@ public final class VersionedModel implements AutoCloseable {
     }
 
     /**
-     * What runs on a loaded version before it takes traffic.
+     * What runs on a loaded version before it takes traffic, in place of the default: to keep
+     * replaying TensorFlow Serving's warm-up file too, pass {@code
+     * Warmup.TENSORFLOW_SERVING_FILE.andThen(yours)}.
      *
-     * @param warmup the warm-up; {@link Warmup#NONE} by default
+     * @param warmup the warm-up; {@link Warmup#TENSORFLOW_SERVING_FILE} by default
      * @return this builder
      */
     public Builder warmup(Warmup warmup) {

@@ -10,15 +10,22 @@ import java.util.Objects;
  * VersionFailure.Stage#WARM_UP} and TensorFlow's code when the cause is a {@link
  * io.tfjni.TensorFlowException}.
  *
- * <p>A warm-up replaying TensorFlow Serving's {@code assets.extra/tf_serving_warmup_requests} is
- * one more implementation: it reads that file under {@link ModelVersion#directory()} and runs its
- * requests through {@link ModelVersion#model()}; combine it with rows of the user's own through
- * {@link #andThen}.
+ * <p>{@link #TENSORFLOW_SERVING_FILE}, a versioned model's default, replays TensorFlow Serving's
+ * warm-up file when a version has one; combine it with rows of the user's own through {@link
+ * #andThen}.
  */
 @FunctionalInterface
 public interface Warmup {
   /** A warm-up that runs nothing. */
   Warmup NONE = version -> { };
+
+  /**
+   * Replays the version's {@value WarmupRequests#FILE} (TensorFlow Serving's warm-up records),
+   * if it has one, through {@link WarmupRequests#replay(io.tfjni.SavedModel, java.nio.file.Path)}:
+   * a damaged file or a request the version refuses fails the warm-up, naming the record.
+   */
+  Warmup TENSORFLOW_SERVING_FILE =
+      version -> WarmupRequests.replay(version.model(), version.directory());
 
   /**
    * Runs the version's warm-up calls; any tensor or result made here must be closed here.

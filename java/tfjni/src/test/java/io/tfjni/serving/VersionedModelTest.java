@@ -388,6 +388,44 @@ class VersionedModelTest {
     }
   }
 
+  /**
+   * By default a version replays the warm-up file TensorFlow Python wrote for it; one whose file
+   * is damaged, or whose requests it cannot run, never serves, and the failure names the record.
+   */
+  @Test
+  void tensorFlowServingsWarmupFileIsReplayedAndABadOneKeepsTheVersionOut() throws IOException {
+    Path dtypes = TestModels.modelPath("dtypes");
+    TestModels.copyTree(dtypes, base.resolve("1"), Set.of());
+    try (VersionedModel model = builder().build()) {
+      assertEquals(1, model.servingVersion());
+
+      Path damaged = base.resolve("2");
+      TestModels.copyTree(dtypes, damaged, Set.of());
+      byte[] file = Files.readAllBytes(damaged.resolve(WarmupRequests.FILE));
+      file[20] ^= 1;  // inside record 0's data: its CRC no longer matches
+      Files.write(damaged.resolve(WarmupRequests.FILE), file);
+      ServingStatus status = refreshTwice(model);
+      assertEquals(1, status.servingVersion());
+      VersionFailure failure = status.lastFailure().orElseThrow();
+      assertEquals(2, failure.version());
+      assertEquals(VersionFailure.Stage.WARM_UP, failure.stage());
+      assertEquals(TensorFlowException.Code.DATA_LOSS, failure.code().orElseThrow());
+      TestModels.assertMentions(failure.cause(), "record 0");
+
+      Path foreign = publish(base, 3, A);
+      Files.createDirectories(foreign.resolve(WarmupRequests.FILE).getParent());
+      Files.copy(dtypes.resolve(WarmupRequests.FILE), foreign.resolve(WarmupRequests.FILE));
+      status = refreshTwice(model);
+      assertEquals(1, status.servingVersion());
+      failure = status.lastFailure().orElseThrow();
+      assertEquals(3, failure.version());
+      assertEquals(VersionFailure.Stage.WARM_UP, failure.stage());
+      TestModels.assertMentions(failure.cause(), "warm-up record 0");
+    }
+    assertEquals(List.of("load 1", "swap -1->1", "failed 2 WARM_UP", "failed 3 WARM_UP"),
+        listener.events());
+  }
+
   @Test
   void availabilityPreservingKeepsServingWhileTheNextVersionLoads() {
     publish(base, 1, A);
