@@ -26,6 +26,7 @@ import traceback
 from pathlib import Path
 
 from golden import encode_tensor
+from litert_models import build_litert_models
 from text_ops_model import build_text_ops
 
 SEED = 1234
@@ -1011,6 +1012,12 @@ def main(argv):
         print("[%5.1fs] %-8s %s (%.1fs)" % (time.time() - start, name, summary,
                                             time.time() - t0), flush=True)
 
+    # After every SavedModel: the LiteRT versions are converted from them.
+    t0 = time.time()
+    litert, summary = build_litert_models(out_dir)
+    print("[%5.1fs] %-8s %s (%.1fs)" % (time.time() - start, "litert", summary, time.time() - t0),
+          flush=True)
+
     names = [c["name"] for c in cases]
     if len(names) != len(set(names)):
         raise GenerationError("duplicate case names")
@@ -1027,6 +1034,7 @@ def main(argv):
         "devices": session_devices(),
         "run_options_protos": build_run_options_protos(),
         "multi_add_traced_nodes": multi_add_traced_nodes(out_dir),
+        "litert": litert,
     }
     with open(out_dir / "manifest.json", "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=True)

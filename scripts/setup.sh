@@ -87,4 +87,5 @@ install_text_ops
 fetch_mismatched_op_libraries
 create_pyspark_venv
 tensorflow_dir >/dev/null
+litert_library >/dev/null
 generate_models
