@@ -31,6 +31,7 @@ struct OpaqueOptionsObject;
 struct CpuOptionsObject;
 struct CompiledModelObject;
 struct TensorBufferObject;
+struct LoggerObject;
 using Environment = EnvironmentObject*;
 using Model = ModelObject*;
 using Signature = SignatureObject*;
@@ -41,6 +42,11 @@ using OpaqueOptions = OpaqueOptionsObject*;
 using CpuOptions = CpuOptionsObject*;
 using CompiledModel = CompiledModelObject*;
 using TensorBuffer = TensorBufferObject*;
+using Logger = LoggerObject*;
+
+// LiteRtLogSeverity (an int8_t enum).
+inline constexpr int8_t kLogInfo = 1;
+inline constexpr int8_t kLogError = 3;
 
 // LiteRtHwAccelerators.
 inline constexpr int kAcceleratorCpu = 1;
@@ -129,6 +135,8 @@ using CreateTensorBufferFromHostMemoryFn = Status (*)(const RankedTensorType* ty
                                                       HostMemoryDeallocator deallocator,
                                                       TensorBuffer* buffer);
 using DestroyTensorBufferFn = void (*)(TensorBuffer buffer);
+using GetDefaultLoggerFn = Logger (*)();
+using SetMinLoggerSeverityFn = Status (*)(Logger logger, int8_t severity);
 }
 
 }  // namespace tfjni::litert_c

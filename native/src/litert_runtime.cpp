@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "tfjni/error.h"
@@ -35,6 +36,20 @@ void resolve(void* library, const std::string& path, const char* name, Fn& slot)
                                             "libLiteRtRuntimeCApi.so");
   }
   slot = reinterpret_cast<Fn>(symbol);
+}
+
+// LiteRT logs every load at INFO and WARNING (accelerators tfjni never asks for, such as NPU and
+// GPU, are not found). It logs errors only, unless TensorFlow's own level asks for everything
+// (TF_CPP_MIN_LOG_LEVEL=0, which tfjni.logLevel sets too).
+void quiet_logging(void* library) {
+  auto get_logger = reinterpret_cast<litert_c::GetDefaultLoggerFn>(
+      dlsym(library, "LiteRtGetDefaultLogger"));
+  auto set_severity = reinterpret_cast<litert_c::SetMinLoggerSeverityFn>(
+      dlsym(library, "LiteRtSetMinLoggerSeverity"));
+  if (get_logger == nullptr || set_severity == nullptr) return;
+  const char* level = std::getenv("TF_CPP_MIN_LOG_LEVEL");
+  const bool everything = level != nullptr && std::string(level) == "0";
+  set_severity(get_logger(), everything ? litert_c::kLogInfo : litert_c::kLogError);
 }
 
 LiteRtApi open_library(const std::string& path) {
@@ -85,6 +100,7 @@ LiteRtApi open_library(const std::string& path) {
     dlclose(library);
     throw;
   }
+  quiet_logging(library);
   return api;  // the library stays open for the process: nothing it made may outlive it
 }
 
