@@ -70,7 +70,9 @@ class DocumentationSnippetsTest {
           "model", model,
           "images", images,
           "tensorflowTextDir", TestModels.opLibraryDir("text_ops"),
-          "textModelDir", TestModels.modelPath("text_ops"));
+          "textModelDir", TestModels.modelPath("text_ops"),
+          "tfliteFile", TestModels.dir().resolve(TestModels.manifest().path("litert")
+              .path("models").path("digits_b1").path("path").asText()));
       MarkdownSnippets.run(snippet, IMPORTS, values, classes.resolve("b" + snippet.line()));
     } catch (Exception e) {
       throw new AssertionError(snippet.where() + ": " + e, e);
