@@ -168,6 +168,15 @@ void keep_memory(void*) {}
 // (aarch64) may hand out tensors that need the copy.
 constexpr uintptr_t kHostBufferAlignment = 64;
 
+// Compares dimension by dimension: no vector made per run.
+bool has_shape(const Tensor& tensor, const std::vector<int64_t>& shape) {
+  if (static_cast<size_t>(tensor.rank()) != shape.size()) return false;
+  for (int d = 0; d < tensor.rank(); ++d) {
+    if (tensor.dim(d) != shape[static_cast<size_t>(d)]) return false;
+  }
+  return true;
+}
+
 bool is_aligned(const Tensor& tensor) {
   return reinterpret_cast<uintptr_t>(tensor.data()) % kHostBufferAlignment == 0;
 }
@@ -291,7 +300,7 @@ void LiteRtRunner::check_inputs(std::span<const Tensor* const> inputs) const {
     const TensorSpec& spec = inputs_[i].spec;
     const Tensor* t = inputs[i];
     if (t == nullptr) throw_invalid_argument("input '" + spec.key + "' is null");
-    if (t->dtype() != spec.dtype || t->shape() != spec.shape) {
+    if (t->dtype() != spec.dtype || !has_shape(*t, spec.shape)) {
       throw_invalid_argument("input '" + spec.key + "' expects a " + dtype_name(spec.dtype) +
                              " tensor of shape " + shape_string(spec.shape) + ", got " +
                              dtype_name(t->dtype()) + " " + shape_string(t->shape()));
