@@ -119,9 +119,32 @@ models_dir() {
   local hash
   hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/text_ops_model.py" \
     "$ROOT/scripts/djl_layer_goldens.py" "$ROOT/scripts/djl_recurrent_goldens.py" "$ROOT/scripts/warmup_requests.py" \
+    "$ROOT/scripts/litert_models.py" \
     "$ROOT/scripts/requirements.txt" "$ROOT/scripts/requirements-text.txt" "$ROOT/scripts/requirements-serving.txt" |
     sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-onednn$TF_ENABLE_ONEDNN_OPTS-$hash"
+}
+
+# LiteRT's runtime library (its C API, libLiteRtRuntimeCApi.so) from PyPI's ai-edge-litert wheel,
+# fetched once into the cache. 1.4.0: the last release whose C API sets CPU threads directly and
+# whose library carries nothing but the runtime (docs/LITERT.md). tfjni opens it with dlopen at
+# first use; builds and tests pass its path (tfjni.litert.library, TFJNI_LITERT_LIBRARY).
+LITERT_VERSION=1.4.0
+litert_library() {
+  local dir="$TFJNI_CACHE/litert-$LITERT_VERSION-linux-x86_64"
+  if [[ ! -f "$dir/.complete" ]]; then
+    step "Fetching LiteRT $LITERT_VERSION's runtime library (ai-edge-litert wheel, 11 MB) into $dir" >&2
+    install_staged "$dir" unpack_litert_wheel >&2 || return 1
+  fi
+  echo "$dir/libLiteRtRuntimeCApi.so"
+}
+unpack_litert_wheel() {  # unpack_litert_wheel OUT_DIR
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 --implementation cp \
+    --platform manylinux_2_17_x86_64 "ai-edge-litert==$LITERT_VERSION" -d "$1.wheel"
+  mkdir -p "$1"
+  # The wheel ships no licence file; its METADATA declares the licence (Apache 2.0).
+  unzip -q -j "$1.wheel"/*.whl 'ai_edge_litert/libLiteRtRuntimeCApi.so' '*.dist-info/METADATA' -d "$1"
+  rm -rf "$1.wheel"
 }
 
 # The benchmark models (scripts/generate_bench_models.py), cached the same way.
@@ -184,7 +207,8 @@ maven_settings() {
   echo "-Dtfjni.native.dir=$(native_build_dir linux-x86_64) -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
-    "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)"
+    "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)" \
+    "-Dtfjni.litert.library=$(litert_library)"
 }
 
 # Prints the class path of Maven coordinates (group:artifact:version[:classifier]), resolved by a

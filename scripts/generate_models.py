@@ -27,6 +27,7 @@ import traceback
 from pathlib import Path
 
 from golden import encode_tensor
+from litert_models import build_litert_models
 from text_ops_model import build_text_ops
 from warmup_requests import write_warmup_requests
 
@@ -1081,6 +1082,12 @@ def main(argv):
         print("[%5.1fs] %-8s %s (%.1fs)" % (time.time() - start, name, summary,
                                             time.time() - t0), flush=True)
 
+    # After every SavedModel: the LiteRT versions are converted from them.
+    t0 = time.time()
+    litert, summary = build_litert_models(out_dir)
+    print("[%5.1fs] %-8s %s (%.1fs)" % (time.time() - start, "litert", summary, time.time() - t0),
+          flush=True)
+
     names = [c["name"] for c in cases]
     if len(names) != len(set(names)):
         raise GenerationError("duplicate case names")
@@ -1099,6 +1106,7 @@ def main(argv):
         "run_options_protos": build_run_options_protos(),
         "multi_add_traced_nodes": multi_add_traced_nodes(out_dir),
         "warmup": write_warmup_requests(out_dir, run_saved_model_case),
+        "litert": litert,
     }
     with open(out_dir / "manifest.json", "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=True)

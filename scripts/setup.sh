@@ -100,4 +100,5 @@ install_serving_api
 fetch_mismatched_op_libraries
 create_pyspark_venv
 tensorflow_dir >/dev/null
+litert_library >/dev/null
 generate_models

@@ -16,7 +16,8 @@ export TFJNI_JAR_PLATFORMS=$ALL_PLATFORMS
 
 MODELS=$(models_dir)
 step "C++ core tests (ctest)"
-TFJNI_TEST_MODELS="$MODELS" TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(mismatched_op_library_dir)" ctest --test-dir "$BUILD/native" --output-on-failure -j "$JOBS"
+TFJNI_TEST_MODELS="$MODELS" TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(mismatched_op_library_dir)" \
+  TFJNI_LITERT_LIBRARY="$(litert_library)" ctest --test-dir "$BUILD/native" --output-on-failure -j "$JOBS"
 
 step "Java tests (Maven Surefire, every module of java/pom.xml)"
 (cd "$ROOT/java" && mvn -B $(maven_settings) install)
@@ -59,7 +60,7 @@ cmake --build "$BUILD/sanitize" -j "$JOBS" --target tfjni_core_tests
 # One process for the whole suite (TensorFlow loads once); a test asks for an impossible
 # allocation on purpose, hence allocator_may_return_null.
 TFJNI_TEST_MODELS="$MODELS" TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(mismatched_op_library_dir)" \
-  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:abort_on_error=0" \
+  TFJNI_LITERT_LIBRARY="$(litert_library)" ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:abort_on_error=0" \
   LSAN_OPTIONS="suppressions=$ROOT/native/test/sanitizer.supp:print_suppressions=0" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   "$BUILD/sanitize/tfjni_core_tests" --gtest_brief=1

@@ -180,11 +180,11 @@ run_cpp() {
   loaded=$(LD_LIBRARY_PATH="$tf_dir" ldd "$binary" | awk '$1 == "libtensorflow_cc.so.2" {print $3}')
   echo "$loaded" > "$dir/cpp-loaded.txt"
   rm -f "$dir/cpp.xml" "$dir/ctest.xml"
-  LD_LIBRARY_PATH="$tf_dir" TFJNI_TEST_MODELS="$MODELS" \
+  LD_LIBRARY_PATH="$tf_dir" TFJNI_TEST_MODELS="$MODELS" TFJNI_LITERT_LIBRARY="$(litert_library)" \
     "$binary" --gtest_output="xml:$dir/cpp.xml" >"$dir/cpp.log" 2>&1 || true
   if [[ ! -s "$dir/cpp.xml" ]]; then
     say "  the test binary died without a report (see cpp.log); rerunning test by test with ctest"
-    LD_LIBRARY_PATH="$tf_dir" TFJNI_TEST_MODELS="$MODELS" \
+    LD_LIBRARY_PATH="$tf_dir" TFJNI_TEST_MODELS="$MODELS" TFJNI_LITERT_LIBRARY="$(litert_library)" \
       ctest --test-dir "$BUILD/native" -j "$JOBS" --timeout 300 --output-junit "$dir/ctest.xml" \
       >"$dir/ctest.log" 2>&1 || true
   fi

@@ -26,13 +26,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_tfjni_SavedModel_nativeSignatures(JNIEnv* e
   return guarded(env, [&] {
     const auto& signatures = from_handle<SavedModel>(handle)->signatures();
     SpecEncoder out;
-    out.put_int(static_cast<int32_t>(signatures.size()));
-    for (const tfjni::SignatureDef& def : signatures) {
-      out.put_string(def.key);
-      out.put_string(def.method);
-      out.put_specs(def.inputs);
-      out.put_specs(def.outputs);
-    }
+    out.put_signatures(signatures);
     return to_byte_array(env, out.bytes());
   });
 }

@@ -228,6 +228,16 @@ void SpecEncoder::put_specs(const std::vector<TensorSpec>& specs) {
   for (const TensorSpec& spec : specs) put_spec(spec);
 }
 
+void SpecEncoder::put_signatures(const std::vector<SignatureDef>& signatures) {
+  put_int(static_cast<int32_t>(signatures.size()));
+  for (const SignatureDef& def : signatures) {
+    put_string(def.key);
+    put_string(def.method);
+    put_specs(def.inputs);
+    put_specs(def.outputs);
+  }
+}
+
 }  // namespace tfjni::jni
 
 extern "C" JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void*) {

@@ -96,6 +96,8 @@ class SpecEncoder {
   void put_string(std::string_view value);
   void put_spec(const TensorSpec& spec);
   void put_specs(const std::vector<TensorSpec>& specs);
+  // Count, then per signature key, method, inputs and outputs (io.tfjni.Signature.decodeAll).
+  void put_signatures(const std::vector<SignatureDef>& signatures);
   const std::string& bytes() const noexcept { return bytes_; }
 
  private:

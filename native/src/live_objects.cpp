@@ -20,6 +20,7 @@ const char* kind_name(ObjectKind kind) noexcept {
     case ObjectKind::kRunner: return "runner";
     case ObjectKind::kEagerContext: return "eager_context";
     case ObjectKind::kTensorHandle: return "tensor_handle";
+    case ObjectKind::kLiteRtModel: return "litert_model";
   }
   return "unknown";
 }

@@ -17,6 +17,7 @@ TEST_F(LiveObjectsTest, KindNames) {
   EXPECT_STREQ(kind_name(ObjectKind::kSavedModel), "saved_model");
   EXPECT_STREQ(kind_name(ObjectKind::kGraphModel), "graph_model");
   EXPECT_STREQ(kind_name(ObjectKind::kRunner), "runner");
+  EXPECT_STREQ(kind_name(ObjectKind::kLiteRtModel), "litert_model");
   EXPECT_STREQ(kind_name(static_cast<ObjectKind>(kObjectKindCount)), "unknown");
 }
 

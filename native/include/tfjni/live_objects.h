@@ -16,8 +16,9 @@ enum class ObjectKind : int {
   kRunner,
   kEagerContext,
   kTensorHandle,
+  kLiteRtModel,
 };
-inline constexpr int kObjectKindCount = 8;
+inline constexpr int kObjectKindCount = 9;
 
 const char* kind_name(ObjectKind kind) noexcept;
 

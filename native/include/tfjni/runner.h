@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tfjni/live_objects.h"
+#include "tfjni/prepared_run.h"
 #include "tfjni/run_options.h"
 #include "tfjni/saved_model.h"
 #include "tfjni/session.h"
@@ -20,14 +21,7 @@
 
 namespace tfjni {
 
-// One resolved feed or fetch, with what a fed tensor must look like.
-struct Endpoint {
-  std::string label;  // signature key, or graph tensor name
-  TF_Output output{};
-  TensorSpec spec;
-};
-
-class Runner {
+class Runner final : public PreparedRun {
  public:
   // Feeds `input_keys` and fetches `output_keys` of a signature; with no
   // output keys, fetches every output in key order.
@@ -43,14 +37,15 @@ class Runner {
   // A runner with the same feeds and fetches on the same session.
   std::unique_ptr<Runner> clone() const;
 
-  const std::vector<Endpoint>& inputs() const noexcept { return inputs_; }
-  const std::vector<Endpoint>& outputs() const noexcept { return outputs_; }
+  const std::vector<Endpoint>& inputs() const noexcept override { return inputs_; }
+  const std::vector<Endpoint>& outputs() const noexcept override { return outputs_; }
 
   // Checks every input against its spec, runs, and stores one tensor per
   // output in `results` (size outputs().size()), replacing what was there.
   // An output that shares memory with an input is copied, so refilling the
   // input later cannot change it.
-  void run(std::span<const Tensor* const> inputs, std::span<std::optional<Tensor>> results) const;
+  void run(std::span<const Tensor* const> inputs,
+           std::span<std::optional<Tensor>> results) const override;
   std::vector<Tensor> run(std::span<const Tensor* const> inputs) const;
   // The same with a serialized RunOptions (RunOptions::serialize(); empty:
   // none, exactly the run above) and, if `run_metadata` is not null,

@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * <p>Thread safety and closing behave as for {@link SavedModel}.
  */
-public final class GraphModel extends Model {
+public final class GraphModel extends SessionModel {
   private GraphModel(long handle) {
     super(handle);
   }

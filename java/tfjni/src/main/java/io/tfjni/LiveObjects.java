@@ -6,14 +6,14 @@ package io.tfjni;
  */
 public record LiveObjects(
     long tensors, long graphs, long sessions, long savedModels, long graphModels, long runners,
-    long eagerContexts, long tensorHandles, long tensorBytes) {
+    long eagerContexts, long tensorHandles, long liteRtModels, long tensorBytes) {
 
   /** Number of kinds counted natively, in the order of the native ObjectKind enum. */
-  static final int KINDS = 8;
+  static final int KINDS = 9;
 
   static LiveObjects of(long[] counts) {
     return new LiveObjects(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5],
-        counts[6], counts[7], counts[KINDS]);
+        counts[6], counts[7], counts[8], counts[KINDS]);
   }
 
   /**
@@ -23,6 +23,6 @@ public record LiveObjects(
    */
   public long total() {
     return tensors + graphs + sessions + savedModels + graphModels + runners + eagerContexts
-        + tensorHandles;
+        + tensorHandles + liteRtModels;
   }
 }

@@ -1,12 +1,12 @@
 package io.tfjni;
 
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A loaded model (SavedModel or frozen graph) that owns the predictors made from it. Closing the
- * model rejects new runs, waits for runs in flight, closes its predictors, then frees the session.
+ * A loaded model (SavedModel, frozen graph or LiteRT model) that owns the predictors made from
+ * it. Closing the model rejects new runs, waits for runs in flight, closes its predictors, then
+ * frees the model.
  */
 abstract class Model extends NativeResource {
   private final Set<Predictor> predictors = ConcurrentHashMap.newKeySet();
@@ -28,24 +28,6 @@ abstract class Model extends NativeResource {
   final void unregister(Predictor predictor) {
     predictors.remove(predictor);
   }
-
-  /**
-   * The devices the model's session can place ops on (TensorFlow's session.list_devices()).
-   *
-   * @return the devices, in TensorFlow's order
-   * @throws IllegalStateException if the model is closed
-   */
-  public final List<Device> listDevices() {
-    long h = acquire();
-    try {
-      return Device.decodeList(encodedDevices(h));
-    } finally {
-      release();
-    }
-  }
-
-  /** The session's devices in {@link Device#decodeList}'s encoding. */
-  abstract byte[] encodedDevices(long handle);
 
   @Override
   final void free(long handle) {

@@ -14,8 +14,13 @@ import java.util.Objects;
  * runs allocate nothing either. {@link #runWithMetadata} also returns TensorFlow's report of the
  * run (step statistics when a trace level is set).
  *
+ * <p>A predictor of a {@link LiteRtModel} runs LiteRT the same way; it has no run options or
+ * run metadata (those are TensorFlow's: {@link #withOptions} and {@link #runWithMetadata} throw
+ * {@link TensorFlowException} with code UNIMPLEMENTED).
+ *
  * <p>Thread safety: a predictor may be run from many threads at once, each with its own
- * RunResult. Closing it (or its model) rejects new runs and waits for runs in flight.
+ * RunResult (a LiteRT model's runs take turns). Closing it (or its model) rejects new runs and
+ * waits for runs in flight.
  */
 public final class Predictor extends NativeResource {
   private final Model model;
@@ -58,6 +63,15 @@ public final class Predictor extends NativeResource {
       long handle = nativeForTensors(m, inputNames.toArray(new String[0]),
           outputNames.toArray(new String[0]));
       return model.register(create(model, handle));
+    } finally {
+      model.release();
+    }
+  }
+
+  static Predictor forLiteRt(LiteRtModel model, String signatureKey) {
+    long m = model.acquire();
+    try {
+      return model.register(create(model, LiteRtModel.nativePredictor(m, signatureKey)));
     } finally {
       model.release();
     }

@@ -1,7 +1,6 @@
 package io.tfjni;
 
 import io.tfjni.internal.NativeLibrary;
-import io.tfjni.internal.SpecDecoder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +16,7 @@ import java.util.Objects;
  * rejects new runs with {@link IllegalStateException}, waits for the runs in flight to finish,
  * closes the model's predictors and frees the session.
  */
-public final class SavedModel extends Model {
+public final class SavedModel extends SessionModel {
   /** The tag of the meta graph TensorFlow Serving and {@link #load(Path)} load. */
   public static final String DEFAULT_TAG = "serve";
   /** The signature {@code tf.saved_model.save} exports a model's call as. */
@@ -30,7 +29,7 @@ public final class SavedModel extends Model {
 
   private SavedModel(long handle) {
     super(handle);
-    this.signatures = decodeSignatures(nativeSignatures(handle));
+    this.signatures = Signature.decodeAll(nativeSignatures(handle));
   }
 
   /**
@@ -339,20 +338,6 @@ public final class SavedModel extends Model {
   void freeModel(long handle) {
     mapApiPredictors = new MapApiPredictor[0];
     nativeDelete(handle);
-  }
-
-  private static List<Signature> decodeSignatures(byte[] encoded) {
-    SpecDecoder in = new SpecDecoder(encoded);
-    int count = in.readInt();
-    List<Signature> result = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      String key = in.readString();
-      String method = in.readString();
-      List<TensorSpec> inputs = in.readSpecs();
-      List<TensorSpec> outputs = in.readSpecs();
-      result.add(new Signature(key, method, inputs, outputs));
-    }
-    return List.copyOf(result);
   }
 
   private static native long nativeLoad(String exportDir, String[] tags, long[] scalars,

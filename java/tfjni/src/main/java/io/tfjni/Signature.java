@@ -1,5 +1,7 @@
 package io.tfjni;
 
+import io.tfjni.internal.SpecDecoder;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -74,5 +76,20 @@ public record Signature(String key, String methodName, List<TensorSpec> inputs,
     }
     throw new IllegalArgumentException("signature '" + key + "' has no " + what + " '" + specKey
         + "'; its " + what + "s are " + specs.stream().map(TensorSpec::key).toList());
+  }
+
+  /** Signatures as native code encodes them: a count, then key, method, inputs, outputs each. */
+  static List<Signature> decodeAll(byte[] encoded) {
+    SpecDecoder in = new SpecDecoder(encoded);
+    int count = in.readInt();
+    List<Signature> result = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String key = in.readString();
+      String method = in.readString();
+      List<TensorSpec> inputs = in.readSpecs();
+      List<TensorSpec> outputs = in.readSpecs();
+      result.add(new Signature(key, method, inputs, outputs));
+    }
+    return List.copyOf(result);
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,6 +122,39 @@ class AllocationTest {
       assertArrayEquals(new float[] {21}, total);
       assertArrayEquals(new float[] {11, 22, 33}, sum);
       assertEquals(List.of("scaled", "total"), scaled.keys());
+    }
+  }
+
+  @Test
+  void aLiteRtRunIntoAReusedResultAllocatesNothing() {
+    Path file = TestModels.dir().resolve(
+        TestModels.manifest().path("litert").path("models").path("multi").path("path").asText());
+    try (LiteRtModel model = LiteRtModel.load(file, 1);
+        Predictor scale = model.predictor("scale");
+        Predictor add = model.predictor("add");
+        RunResult scaled = scale.newResult();
+        RunResult sums = add.newResult();
+        Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+        Tensor a = Tensor.of(new float[] {1, 2, 3, 4}, 4);
+        Tensor b = Tensor.of(new float[] {10, 20, 30, 40}, 4)) {
+      Tensor[] addInputs = new Tensor[2];
+      for (int i = 0; i < 2; i++) {
+        addInputs[i] = add.inputs().get(i).key().equals("a") ? a : b;
+      }
+      float[] twice = new float[6];
+      float[] total = new float[1];
+      float[] sum = new float[4];
+      long bytes = fewestBytesAllocated(() -> {
+        scale.run(x, scaled);
+        scaled.get("scaled").copyTo(twice);
+        scaled.get("total").copyTo(total);
+        add.run(addInputs, sums);
+        sums.get(0).copyTo(sum);
+      });
+      assertEquals(0, bytes, "bytes allocated by " + CALLS + " rounds of LiteRT runs");
+      assertArrayEquals(new float[] {2, 4, 6, 8, 10, 12}, twice);
+      assertArrayEquals(new float[] {21}, total);
+      assertArrayEquals(new float[] {11, 22, 33, 44}, sum);
     }
   }
 

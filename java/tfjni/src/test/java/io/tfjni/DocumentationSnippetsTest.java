@@ -81,7 +81,9 @@ class DocumentationSnippetsTest {
           "images", images,
           "tensorflowTextDir", TestModels.opLibraryDir("text_ops"),
           "textModelDir", TestModels.modelPath("text_ops"),
-          "modelBase", versionedModelBase());
+          "modelBase", versionedModelBase(),
+          "tfliteFile", TestModels.dir().resolve(TestModels.manifest().path("litert")
+              .path("models").path("digits_b1").path("path").asText()));
       MarkdownSnippets.run(snippet, IMPORTS, values, classes.resolve("b" + snippet.line()));
     } catch (Exception e) {
       throw new AssertionError(snippet.where() + ": " + e, e);

@@ -184,6 +184,29 @@ public final class NativeLibrary {
     }
   }
 
+  /** System property naming LiteRT's runtime library, libLiteRtRuntimeCApi.so. */
+  public static final String LITERT_LIBRARY_PROPERTY = "tfjni.litert.library";
+  /** Environment variable naming it when the system property is not set. */
+  public static final String LITERT_LIBRARY_ENV = "TFJNI_LITERT_LIBRARY";
+
+  /**
+   * The path of LiteRT's runtime library as configured. Native code opens it at the first LiteRT
+   * model (libtfjni does not link it, so everything else works without it).
+   *
+   * @throws IllegalStateException naming the settings when neither is set
+   */
+  public static String liteRtLibrary() {
+    Setting setting = setting(LITERT_LIBRARY_PROPERTY, LITERT_LIBRARY_ENV);
+    if (setting == null) {
+      throw new IllegalStateException("LiteRT's runtime library is not configured: set the system"
+          + " property " + LITERT_LIBRARY_PROPERTY + " or the environment variable "
+          + LITERT_LIBRARY_ENV + " to the path of libLiteRtRuntimeCApi.so from PyPI's"
+          + " ai-edge-litert 1.4.0 wheel (scripts/setup.sh puts it in"
+          + " ~/.cache/tfjni/litert-1.4.0-linux-x86_64/; see docs/LITERT.md)");
+    }
+    return setting.value();
+  }
+
   /** A setting's value and where it came from: "system property X" or "environment variable Y". */
   record Setting(String value, String source) {}
 
