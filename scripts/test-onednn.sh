@@ -15,7 +15,7 @@ MODELS=$(models_dir)
 
 step "C++ core tests (ctest) with TF_ENABLE_ONEDNN_OPTS=$other"
 TFJNI_TEST_MODELS="$MODELS" TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(mismatched_op_library_dir)" \
-  ctest --test-dir "$BUILD/native" --output-on-failure -j "$JOBS"
+  TFJNI_LITERT_LIBRARY="$(litert_library)" ctest --test-dir "$BUILD/native" --output-on-failure -j "$JOBS"
 
 step "Java tests of tfjni, tfjni-djl, tfjni-spark and tfjni-flink with TF_ENABLE_ONEDNN_OPTS=$other"
 (cd "$ROOT/java" && mvn -B $(maven_settings) test -pl tfjni,tfjni-djl,tfjni-spark,tfjni-flink)
