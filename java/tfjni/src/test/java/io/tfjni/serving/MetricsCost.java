@@ -11,7 +11,7 @@ import java.util.Arrays;
 import jdk.jfr.Recording;
 
 /**
- * Measures what the metrics add to a call: the recording alone (ns and bytes allocated per call,
+ * Measures what the metrics add to a call: the two clock reads alone, the recording alone (ns and bytes allocated per call,
  * with the flight recorder's run event off, then on), and a model's run through a {@link
  * ServingPredictor} (version acquisition and metrics) against the same version's own {@link
  * Predictor}. Medians of rounds, printed as a table. A measurement, not a test
@@ -31,6 +31,14 @@ public final class MetricsCost {
     try (Tensor x = Tensor.of(new float[] {1, 2, 3}, 1, 3)) {
       Tensor[] inputs = {x};
       VersionMetrics metrics = new VersionMetrics("cost", 1);
+      long[] sink = new long[1];
+      double[] clockNs = new double[rounds];
+      for (int round = 0; round < rounds; round++) {
+        clockNs[round] = perCall(() -> sink[0] += System.nanoTime() - System.nanoTime(),
+            RECORD_CALLS);
+      }
+      System.out.printf("two System.nanoTime() alone:       median %.1f ns/call %s%n",
+          median(clockNs), Arrays.toString(round(clockNs)));
       System.out.printf("recording only, JFR run event off: %s%n", recordCost(metrics, inputs,
           rounds));
       try (Recording recording = new Recording()) {
