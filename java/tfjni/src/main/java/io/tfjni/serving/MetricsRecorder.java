@@ -75,6 +75,6 @@ final class MetricsRecorder implements ServingListener {
     List<ServingMetrics.Version> snapshots = new ArrayList<>();
     versions.values().forEach(metrics -> snapshots.add(metrics.snapshot()));
     return new ServingMetrics(model, servingVersion, swaps.sum(), sourceFailures.sum(),
-        snapshots);
+        List.copyOf(snapshots));
   }
 }

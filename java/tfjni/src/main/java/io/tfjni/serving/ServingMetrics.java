@@ -23,11 +23,6 @@ import java.util.Optional;
 public record ServingMetrics(String model, long servingVersion, long swaps, long sourceFailures,
     List<Version> versions) {
 
-  /** Copies the versions. */
-  public ServingMetrics {
-    versions = List.copyOf(versions);
-  }
-
   /**
    * One version's metrics.
    *
@@ -62,11 +57,6 @@ public record ServingMetrics(String model, long servingVersion, long swaps, long
       Map<TensorFlowException.Code, Long> errors, long otherFailures, long inFlight,
       HistogramSnapshot runTime, long loads, long failedLoads, long unloads, Duration loadTime,
       Duration warmUpTime) {
-
-    /** Copies the errors. */
-    public Version {
-      errors = Map.copyOf(errors);
-    }
 
     /**
      * The failed calls with one TensorFlow code.

@@ -130,7 +130,7 @@ final class VersionMetrics {
       }
     }
     HistogramSnapshot times = runTime.snapshot();
-    return new ServingMetrics.Version(version, times.count(), rows.sum(), errors,
+    return new ServingMetrics.Version(version, times.count(), rows.sum(), Map.copyOf(errors),
         otherFailures.sum(), inFlight.sum(), times, loads.sum(), failedLoads.sum(), unloads.sum(),
         Duration.ofNanos(loadTimeNanos), Duration.ofNanos(warmUpTimeNanos));
   }
