@@ -11,11 +11,11 @@ import java.util.Arrays;
 import jdk.jfr.Recording;
 
 /**
- * Measures what the metrics add to a call: the two clock reads alone, the recording alone (ns and bytes allocated per call,
- * with the flight recorder's run event off, then on), and a model's run through a {@link
- * ServingPredictor} (version acquisition and metrics) against the same version's own {@link
- * Predictor}. Medians of rounds, printed as a table. A measurement, not a test
- * (docs/SERVING.md gives the command).
+ * Measures what the metrics add to a call: the two clock reads alone, the recording alone (ns
+ * and bytes allocated per call, with the flight recorder's run event off, then on), and a
+ * model's run through a {@link ServingPredictor} (version acquisition and metrics) against the
+ * same version's own {@link Predictor}. Medians of rounds, one line each. A measurement, not a
+ * test (docs/SERVING.md gives the command).
  *
  * <p>Arguments: SAVED_MODEL_DIR [ROUNDS=5].
  */
