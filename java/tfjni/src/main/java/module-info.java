@@ -4,6 +4,8 @@
  * are API; {@code io.tfjni.internal} (library loading, the spec decoder) is not exported.
  */
 module io.tfjni {
+  requires jdk.jfr;
+
   exports io.tfjni;
   exports io.tfjni.serving;
 }

@@ -350,6 +350,18 @@ public final class Tensor extends NativeResource {
   }
 
   /**
+   * One dimension, without copying the shape.
+   *
+   * @param index the dimension's index, 0 for the first
+   * @return its size
+   * @throws IndexOutOfBoundsException if the tensor has no such dimension
+   * @throws IllegalStateException if the tensor is closed
+   */
+  public long dimension(int index) {
+    return shapeRef()[index];
+  }
+
+  /**
    * The number of dimensions.
    *
    * @return 0 for a scalar

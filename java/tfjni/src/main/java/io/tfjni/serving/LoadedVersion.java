@@ -24,6 +24,8 @@ final class LoadedVersion {
   final long version;
   final Path directory;
   final SavedModel model;
+  /** Written by the calls of its serving predictors; detached when the version closes. */
+  final VersionMetrics metrics;
   private final Map<PredictorContract, Predictor> predictors = new ConcurrentHashMap<>();
   private final Map<ServingBatchingPredictor, BatchingPredictor> batchers =
       new ConcurrentHashMap<>();
@@ -35,10 +37,12 @@ final class LoadedVersion {
   private volatile Consumer<LoadedVersion> whenDrained;
   private volatile long retiredAtNanos;
 
-  LoadedVersion(long version, Path directory, SavedModel model) {
+  LoadedVersion(long version, Path directory, SavedModel model, VersionMetrics metrics) {
     this.version = version;
     this.directory = directory;
     this.model = model;
+    this.metrics = metrics;
+    metrics.attach();
   }
 
   void addPredictor(PredictorContract contract, Predictor predictor) {
@@ -152,6 +156,7 @@ final class LoadedVersion {
       try {
         model.close();
       } finally {
+        metrics.detach();
         closed.countDown();
       }
     }

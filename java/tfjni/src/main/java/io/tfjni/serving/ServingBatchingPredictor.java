@@ -62,9 +62,15 @@ public final class ServingBatchingPredictor {
    */
   public BatchedResult predict(Tensor... inputs) {
     LoadedVersion version = owner.acquireServing();
+    long started = version.metrics.callStarted();
+    Throwable failure = null;
     try {
       return version.batcher(this).predict(inputs);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
+      version.metrics.callEnded(started, inputs, failure);
       version.release();
     }
   }
@@ -80,9 +86,15 @@ public final class ServingBatchingPredictor {
    */
   public BatchedResult predictRow(Object... row) {
     LoadedVersion version = owner.acquireServing();
+    long started = version.metrics.callStarted();
+    Throwable failure = null;
     try {
       return version.batcher(this).predictRow(row);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
+      version.metrics.callEnded(started, 1, failure);
       version.release();
     }
   }
@@ -98,14 +110,21 @@ public final class ServingBatchingPredictor {
    */
   public CompletableFuture<BatchedResult> submit(Tensor... inputs) {
     LoadedVersion version = owner.acquireServing();
+    long started = version.metrics.callStarted();
     CompletableFuture<BatchedResult> answer;
+    long rows;
     try {
       answer = version.batcher(this).submit(inputs);
+      rows = VersionMetrics.rowsOf(inputs);  // now: the caller may close its inputs after this
     } catch (RuntimeException | Error e) {
+      version.metrics.callEnded(started, 0, e);
       version.release();
       throw e;
     }
-    answer.whenComplete((result, failure) -> version.release());
+    answer.whenComplete((result, failure) -> {
+      version.metrics.callEnded(started, rows, failure);
+      version.release();
+    });
     return answer;
   }
 }

@@ -59,9 +59,15 @@ public final class ServingPredictor {
    */
   public RunResult run(Tensor... inputs) {
     LoadedVersion version = owner.acquireServing();
+    long started = version.metrics.callStarted();
+    Throwable failure = null;
     try {
       return version.predictor(contract).run(inputs);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
+      version.metrics.callEnded(started, inputs, failure);
       version.release();
     }
   }
@@ -78,9 +84,15 @@ public final class ServingPredictor {
    */
   public VersionedResult runVersioned(Tensor... inputs) {
     LoadedVersion version = owner.acquireServing();
+    long started = version.metrics.callStarted();
+    Throwable failure = null;
     try {
       return new VersionedResult(version.version, version.predictor(contract).run(inputs));
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
+      version.metrics.callEnded(started, inputs, failure);
       version.release();
     }
   }

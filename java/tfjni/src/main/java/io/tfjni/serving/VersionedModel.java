@@ -82,6 +82,7 @@ public final class VersionedModel implements AutoCloseable {
   private final SessionOptions sessionOptions;
   private final String[] tags;
   private final VersionDirectories directories;
+  private final MetricsRecorder metrics;
 
   /** Held by a whole refresh, and by close: one scan, load and swap sequence at a time. */
   private final ReentrantLock refreshLock = new ReentrantLock();
@@ -122,7 +123,11 @@ public final class VersionedModel implements AutoCloseable {
     this.policy = builder.policy;
     this.swapOrder = builder.swapOrder;
     this.warmup = builder.warmup;
-    this.listeners = List.copyOf(builder.listeners);
+    // Metrics and flight recorder events hear every event first, as listeners of their own.
+    this.metrics = new MetricsRecorder(name);
+    List<ServingListener> all = new ArrayList<>(List.of(metrics, new ServingEvents(name)));
+    all.addAll(builder.listeners);
+    this.listeners = List.copyOf(all);
     this.sessionOptions = builder.sessionOptions;
     this.tags = builder.tags.clone();
     this.directories = new VersionDirectories(base, builder.readyMarker);
@@ -285,7 +290,8 @@ public final class VersionedModel implements AutoCloseable {
       fail(version, directory, VersionFailure.Stage.LOAD, e, scan);
       return false;
     }
-    LoadedVersion candidate = new LoadedVersion(version, directory, model);
+    LoadedVersion candidate = new LoadedVersion(version, directory, model,
+        metrics.version(version));
     boolean added = false;
     try {
       VersionFailure.Stage stage = VersionFailure.Stage.SIGNATURE;
@@ -785,6 +791,16 @@ public final class VersionedModel implements AutoCloseable {
     } finally {
       stateLock.unlock();
     }
+  }
+
+  /**
+   * What each version has served and how its loads went (see {@link ServingMetrics}); also
+   * recorded as JDK Flight Recorder events (docs/SERVING.md, "Metrics").
+   *
+   * @return a snapshot, valid after close too
+   */
+  public ServingMetrics metrics() {
+    return metrics.snapshot(servingVersion());
   }
 
   /**

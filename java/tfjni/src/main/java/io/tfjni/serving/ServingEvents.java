@@ -1,0 +1,154 @@
+package io.tfjni.serving;
+
+import java.time.Duration;
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * The JDK Flight Recorder events of versioned serving, committed by a listener every {@link
+ * VersionedModel} has. Loads, failed loads, swaps and unloads are recorded whenever a recording
+ * runs ({@code jcmd PID JFR.start}); runs only when {@value #RUN} is enabled, as its cost is per
+ * call.
+ */
+final class ServingEvents implements ServingListener {
+  static final String RUN = "io.tfjni.serving.Run";
+
+  private final String model;
+
+  ServingEvents(String model) {
+    this.model = model;
+  }
+
+  @Override
+  public void onLoad(long version, Duration loadTime, Duration warmUpTime) {
+    LoadEvent event = new LoadEvent();
+    if (event.isEnabled()) {
+      event.model = model;
+      event.version = version;
+      event.loadTime = loadTime.toNanos();
+      event.warmUpTime = warmUpTime.toNanos();
+      event.commit();
+    }
+  }
+
+  @Override
+  public void onLoadFailed(VersionFailure failure) {
+    LoadFailedEvent event = new LoadFailedEvent();
+    if (event.isEnabled()) {
+      event.model = model;
+      event.version = failure.version();
+      event.stage = failure.stage().name();
+      event.code = failure.code().map(Enum::name).orElse("");
+      event.message = failure.message();
+      event.commit();
+    }
+  }
+
+  @Override
+  public void onSwap(long previousVersion, long newVersion, Duration unavailable) {
+    SwapEvent event = new SwapEvent();
+    if (event.isEnabled()) {
+      event.model = model;
+      event.previousVersion = previousVersion;
+      event.newVersion = newVersion;
+      event.unavailable = unavailable.toNanos();
+      event.commit();
+    }
+  }
+
+  @Override
+  public void onUnload(long version, Duration drainTime) {
+    UnloadEvent event = new UnloadEvent();
+    if (event.isEnabled()) {
+      event.model = model;
+      event.version = version;
+      event.drainTime = drainTime.toNanos();
+      event.commit();
+    }
+  }
+
+  /**
+   * Records one finished call when {@value #RUN} is enabled; otherwise the event object does not
+   * escape and the JIT removes it.
+   */
+  static void run(String model, long version, long rows, long runTimeNanos, String error) {
+    RunEvent event = new RunEvent();
+    if (event.isEnabled()) {
+      event.model = model;
+      event.version = version;
+      event.rows = rows;
+      event.runTime = runTimeNanos;
+      event.error = error;
+      event.commit();
+    }
+  }
+
+  @Name("io.tfjni.serving.Load")
+  @Label("Model Version Loaded")
+  @Category({"tfjni", "Serving"})
+  @Description("A version loaded and warmed up; it serves from now on")
+  @StackTrace(false)
+  static final class LoadEvent extends Event {
+    @Label("Model") String model;
+    @Label("Version") long version;
+    @Label("Load Time") @Timespan long loadTime;
+    @Label("Warm-up Time") @Timespan long warmUpTime;
+  }
+
+  @Name("io.tfjni.serving.LoadFailed")
+  @Label("Model Version Load Failed")
+  @Category({"tfjni", "Serving"})
+  @Description("A version failed to load, match the held predictors or warm up; or nothing to"
+      + " serve was found (stage SOURCE)")
+  @StackTrace(false)
+  static final class LoadFailedEvent extends Event {
+    @Label("Model") String model;
+    @Label("Version") long version;
+    @Label("Stage") String stage;
+    @Label("TensorFlow Code") String code;
+    @Label("Message") String message;
+  }
+
+  @Name("io.tfjni.serving.Swap")
+  @Label("Model Version Swap")
+  @Category({"tfjni", "Serving"})
+  @Description("New calls go to another version from now on (-1: none)")
+  @StackTrace(false)
+  static final class SwapEvent extends Event {
+    @Label("Model") String model;
+    @Label("Previous Version") long previousVersion;
+    @Label("New Version") long newVersion;
+    @Label("Unavailable") @Timespan long unavailable;
+  }
+
+  @Name("io.tfjni.serving.Unload")
+  @Label("Model Version Unloaded")
+  @Category({"tfjni", "Serving"})
+  @Description("A version left service and its last call returned; it is closed")
+  @StackTrace(false)
+  static final class UnloadEvent extends Event {
+    @Label("Model") String model;
+    @Label("Version") long version;
+    @Label("Drain Time") @Timespan long drainTime;
+  }
+
+  @Name(RUN)
+  @Label("Model Run")
+  @Category({"tfjni", "Serving"})
+  @Description("One call of a serving predictor, committed when it returns")
+  @Enabled(false)
+  @StackTrace(false)
+  static final class RunEvent extends Event {
+    @Label("Model") String model;
+    @Label("Version") long version;
+    @Label("Rows") long rows;
+    @Label("Run Time") @Timespan long runTime;
+    @Label("Error") @Description("TensorFlow's code, the exception's class, or empty") String error;
+  }
+}
