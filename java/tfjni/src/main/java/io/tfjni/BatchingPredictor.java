@@ -65,23 +65,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread safety: every method may be called from any thread.
  */
 public final class BatchingPredictor implements AutoCloseable {
-  /** Below this many callers per recent run, a caller finding the model idle runs alone. */
-  private static final double LONE_CALLERS_PER_RUN = 1.5;
-  /** A due batch smaller than the last waits for its rows at most this part of the last run. */
-  private static final long GATHER_PART_OF_RUN = 4;
-  /** Shorter waits for rows than this cost more than they gain: one hand-off to an idle core. */
-  private static final long MIN_GATHER_NANOS = 50_000;
-
   private final Predictor predictor;
   private final BatchLayout layout;
   private final int maxBatchSize;
-  private final long maxDelayNanos;
   private final int[] allowedBatchSizes;
   /** Long.MAX_VALUE for an unbounded queue. */
   private final long queueCapacity;
   private final long callTimeoutNanos;
   private final boolean callerLeads;
-  private final int maxConcurrentBatches;
 
   private final ReentrantLock lock = new ReentrantLock();
   /** The leader forming a batch waits here for more rows, or for a batch to finish. */
@@ -94,25 +85,15 @@ public final class BatchingPredictor implements AutoCloseable {
   private long queuedRows;
   /** True while one thread (caller or batching thread) forms the next batch. */
   private boolean forming;
-  private int runningBatches;
+  /** Decides what runs when; its runs in flight are this predictor's. Used under the lock. */
+  private final BatchPolicy policy;
   private long batchesRun;
   private long rowsRun;
   /**
-   * The callers a run served, averaged over the last runs or so (each run weighs 1/8): near 1
-   * without load.
+   * The policy's {@link BatchPolicy#callersMayRunAlone()} as of the last run's end; read without
+   * the lock, so that under load a caller goes straight to the queue, taking the lock once.
    */
-  private double recentCallersPerRun = 1;
-  /**
-   * How many rows a due batch waits for (those of the last run that ended; 0: none), and until
-   * when.
-   */
-  private int rowsToGather;
-  private long gatherDeadlineNanos;
-  /**
-   * Whether {@link #recentCallersPerRun} is that of lone callers; read without the lock, so that
-   * under load a caller goes straight to the queue, taking the lock once.
-   */
-  private volatile boolean lonelyCallers = true;
+  private volatile boolean callersMayRunAlone;
   private final LongAdder runsAlone = new LongAdder();
   private boolean closed;
   private final Thread batchingThread;
@@ -121,12 +102,14 @@ public final class BatchingPredictor implements AutoCloseable {
     this.predictor = builder.predictor;
     this.layout = new BatchLayout(predictor);
     this.maxBatchSize = builder.maxBatchSize;
-    this.maxDelayNanos = builder.maxDelay.toNanos();
     this.allowedBatchSizes = builder.allowedBatchSizes;
     this.queueCapacity = builder.queueCapacity;
     this.callTimeoutNanos = builder.callTimeout.toNanos();
     this.callerLeads = builder.callerLeads;
-    this.maxConcurrentBatches = builder.maxConcurrentBatches;
+    this.policy = new BatchPolicy(BatchPolicy.Settings.of(maxBatchSize,
+        builder.maxDelay.toNanos(), allowedBatchSizes, builder.maxConcurrentBatches),
+        System::nanoTime);  // the clock of QueuedRows.queuedNanos
+    this.callersMayRunAlone = policy.callersMayRunAlone();
     this.batchingThread = new Thread(this::batchingLoop, builder.threadName);
     batchingThread.setDaemon(true);
     batchingThread.start();
@@ -237,27 +220,21 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /**
-   * Whether a blocking caller may run its own rows at once, on its own thread and with its own
-   * tensors, as the one request of a run; if so, that run now counts as running. It may when the
-   * batch its rows would start would run at once anyway and hold nobody else: there is no delay
-   * to wait for batch-mates, nothing is queued or being formed, a batch may start, its rows are
-   * an allowed batch size, and recent runs served about one caller each. Under load runs serve
-   * several callers, so callers queue and the batching thread gathers them (measured: callers
-   * that ran alone whenever the model was idle, or whenever the last run had served one caller,
-   * made smaller batches).
+   * Whether a blocking caller runs its own rows at once, on its own thread and with its own
+   * tensors, as the one request of a run (the policy decides: {@link BatchPolicy#forCaller}); if
+   * so, that run now counts as running.
    */
   private boolean claimIdleModel(QueuedRows request) {
-    if (!lonelyCallers || maxDelayNanos > 0 || (allowedBatchSizes.length > 0
-        && paddedSize(request.rows, allowedBatchSizes) != request.rows)) {
+    if (!callersMayRunAlone) {
       return false;
     }
     lock.lock();
     try {
-      if (closed || forming || !queue.isEmpty() || runningBatches >= maxConcurrentBatches
-          || !lonelyCallers) {
+      if (closed || policy.forCaller(request.rows, forming || !queue.isEmpty()).kind()
+          != BatchPolicy.Decision.Kind.RUN_ALONE) {
         return false;
       }
-      runningBatches++;
+      policy.runStarted();
       return true;
     } finally {
       lock.unlock();
@@ -275,7 +252,7 @@ public final class BatchingPredictor implements AutoCloseable {
         throw e;
       }
     } finally {
-      finishRun(1, rows, 0);  // the next batch need not wait for one caller
+      finishRun(1, rows);
       runsAlone.increment();
     }
   }
@@ -300,7 +277,7 @@ public final class BatchingPredictor implements AutoCloseable {
         rowsArrived.signal();
         return false;
       }
-      if (mayLead && runningBatches == 0) {
+      if (mayLead && policy.running() == 0) {
         // The model is idle: run on this thread rather than hand the batch to another. Under
         // load the batching thread leads, so a caller never leads again with a queue that its
         // own finished batch just emptied (measured: far smaller batches).
@@ -371,7 +348,7 @@ public final class BatchingPredictor implements AutoCloseable {
     try {
       batch = formBatch();
       if (batch != null) {
-        runningBatches++;
+        policy.runStarted();
       }
     } finally {
       forming = false;
@@ -386,8 +363,8 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /**
-   * Waits until a batch may run: it is full or its oldest request's delay is up, and fewer than
-   * the maximum number of batches are running. Null once closed.
+   * Waits until the policy runs the queued rows ({@link BatchPolicy#forQueue}): they are due (the
+   * batch is full or its oldest request's delay is up) and a run may start. Null once closed.
    */
   private List<QueuedRows> formBatch() {
     boolean interrupted = false;
@@ -398,24 +375,15 @@ public final class BatchingPredictor implements AutoCloseable {
         if (oldest == null) {
           return null;
         }
-        long now = System.nanoTime();
-        long wait = oldest.queuedNanos + maxDelayNanos - now;
-        boolean ready = wait <= 0 || rowsLike(oldest) >= maxBatchSize;
-        if (ready && rowsToGather > 0 && gatherDeadlineNanos - now > 0
-            && rowsLike(oldest) < rowsToGather) {
-          // The callers of the last run are queueing their next rows: a batch formed at once
-          // would leave them for the one after (measured: batches of 11 at 16 callers).
-          wait = gatherDeadlineNanos - now;
-          ready = false;
-        }
-        if (interrupted || (ready && runningBatches < maxConcurrentBatches)) {
+        BatchPolicy.Decision next = policy.forQueue(oldest.queuedNanos, rowsLike(oldest));
+        if (interrupted || next.kind() == BatchPolicy.Decision.Kind.RUN) {
           return takeBatch(oldest);
         }
         try {
-          if (ready) {
-            rowsArrived.await();  // the batch is due: wait for a running one to finish
+          if (next.kind() == BatchPolicy.Decision.Kind.WAIT_FOR_RUN) {
+            rowsArrived.await();
           } else {
-            rowsArrived.awaitNanos(wait);
+            rowsArrived.awaitNanos(next.untilNanos() - System.nanoTime());
           }
         } catch (InterruptedException e) {
           interrupted = true;  // run what is queued now, then let the caller see the interrupt
@@ -475,7 +443,6 @@ public final class BatchingPredictor implements AutoCloseable {
   private void run(List<QueuedRows> batch) {
     BatchedResult[] answers = null;
     Throwable failure = null;
-    long started = System.nanoTime();
     try {
       answers = compute(batch);
     } catch (RuntimeException | Error e) {
@@ -485,7 +452,7 @@ public final class BatchingPredictor implements AutoCloseable {
       for (QueuedRows request : batch) {
         rows += request.rows;
       }
-      finishRun(batch.size(), rows, System.nanoTime() - started);
+      finishRun(batch.size(), rows);
     }
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
@@ -497,19 +464,14 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
-  private void finishRun(int callers, int rows, long runNanos) {
-    long gather = runNanos / GATHER_PART_OF_RUN;
-    boolean gathers = gather >= MIN_GATHER_NANOS;
-    long gatherDeadline = gathers ? System.nanoTime() + gather : 0;
+  private void finishRun(int callers, int rows) {
     lock.lock();
     try {
-      rowsToGather = gathers ? rows : 0;
-      gatherDeadlineNanos = gatherDeadline;
       batchesRun++;
       rowsRun += rows;
-      recentCallersPerRun += (callers - recentCallersPerRun) / 8;
-      lonelyCallers = recentCallersPerRun < LONE_CALLERS_PER_RUN;
-      if (--runningBatches == 0) {
+      policy.runFinished(callers, rows);
+      callersMayRunAlone = policy.callersMayRunAlone();
+      if (policy.running() == 0) {
         batchesDone.signalAll();
       }
       rowsArrived.signal();  // a leader may be waiting for a batch to finish
@@ -523,7 +485,7 @@ public final class BatchingPredictor implements AutoCloseable {
     for (QueuedRows request : batch) {
       rows += request.rows;
     }
-    int padded = paddedSize(rows, allowedBatchSizes);
+    int padded = BatchPolicy.paddedSize(rows, allowedBatchSizes);
     Tensor[] inputs = layout.concatenate(batch, padded);
     try (RunResult result = predictor.run(inputs)) {
       return layout.split(result, batch, padded);
@@ -565,16 +527,6 @@ public final class BatchingPredictor implements AutoCloseable {
     return runsAlone.sum();
   }
 
-  /** The smallest allowed batch size holding {@code rows} (rows itself when none are set). */
-  static int paddedSize(int rows, int[] allowedBatchSizes) {
-    for (int size : allowedBatchSizes) {
-      if (size >= rows) {
-        return size;
-      }
-    }
-    return rows;
-  }
-
   /**
    * Fails every queued request with {@link IllegalStateException}, waits for the batches being
    * run (their callers get their answers) and stops the batching thread. New requests are
@@ -591,7 +543,7 @@ public final class BatchingPredictor implements AutoCloseable {
       queuedRows = 0;
       leaderNeeded.signalAll();
       rowsArrived.signalAll();
-      while (runningBatches > 0) {
+      while (policy.running() > 0) {
         batchesDone.awaitUninterruptibly();
       }
     } finally {
