@@ -92,7 +92,12 @@ final class BatchPolicy {
   private final Settings settings;
   private final LongSupplier clock;
 
+  /** Runs in flight, and how many of them started before the last change of mode. */
   private int running;
+  private int runningOfEarlierMode;
+  /** Counts the changes of mode: a run started under an earlier one does not count against
+   * the current mode's limit, so that a probe is not measured waiting for the other's runs. */
+  private long modeChanges;
   /** The callers a run served, averaged over recent runs: near 1 without load. */
   private double recentCallersPerRun = 1;
 
@@ -127,12 +132,13 @@ final class BatchPolicy {
       return Decision.QUEUE;
     }
     if (mode == Mode.UNBATCHED) {
-      return running < settings.unbatchedConcurrency() ? Decision.RUN_ALONE : Decision.QUEUE;
+      return runningOfThisMode() < settings.unbatchedConcurrency() ? Decision.RUN_ALONE
+          : Decision.QUEUE;
     }
     // Batched: under load runs serve several callers and callers queue, so that batches form
     // (measured: callers that ran alone whenever the model was idle made smaller batches).
-    return running < settings.maxConcurrentBatches() && recentCallersPerRun < LONE_CALLERS_PER_RUN
-        ? Decision.RUN_ALONE : Decision.QUEUE;
+    return runningOfThisMode() < settings.maxConcurrentBatches()
+        && recentCallersPerRun < LONE_CALLERS_PER_RUN ? Decision.RUN_ALONE : Decision.QUEUE;
   }
 
   /**
@@ -155,23 +161,33 @@ final class BatchPolicy {
     if (!due) {
       return Decision.waitUntil(dueNanos);
     }
-    if (running >= concurrency()) {
+    if (runningOfThisMode() >= concurrency()) {
       return Decision.WAIT_FOR_RUN;  // meanwhile more rows queue: the batch grows with the load
     }
     return Decision.run(Math.min(rowsLikeOldest, settings.maxBatchSize()));
   }
 
-  /** A run (a batch, or a caller's rows alone) starts. */
-  void runStarted() {
+  /**
+   * A run (a batch, or a caller's rows alone) starts.
+   *
+   * @return the token to give {@link #runFinished} when it ends
+   */
+  long runStarted() {
     running++;
+    return modeChanges;
   }
 
   /**
    * A run ended, successfully or not; its rows count in the current window, which may end and
    * change the mode.
+   *
+   * @param started what {@link #runStarted} returned for this run
    */
-  void runFinished(int callers, int rows) {
+  void runFinished(long started, int callers, int rows) {
     running--;
+    if (started != modeChanges) {
+      runningOfEarlierMode--;
+    }
     recentCallersPerRun += (callers - recentCallersPerRun) * RECENT_RUN_WEIGHT;
     windowRows += rows;
     windowRuns++;
@@ -193,7 +209,7 @@ final class BatchPolicy {
       keptRowsPerSecond = rowsPerSecond;
       if (--windowsUntilProbe == 0) {
         probing = true;
-        mode = keptMode.other();
+        changeMode(keptMode.other());
       }
       return;
     }
@@ -203,11 +219,21 @@ final class BatchPolicy {
       keptMode = mode;
       windowsBetweenProbes = 1;
     } else {
-      mode = keptMode;
+      changeMode(keptMode);
       windowsBetweenProbes = Math.min(2 * windowsBetweenProbes,
           settings.maxWindowsBetweenProbes());
     }
     windowsUntilProbe = windowsBetweenProbes;
+  }
+
+  private void changeMode(Mode next) {
+    mode = next;
+    modeChanges++;
+    runningOfEarlierMode = running;
+  }
+
+  private int runningOfThisMode() {
+    return running - runningOfEarlierMode;
   }
 
   private boolean adapts() {

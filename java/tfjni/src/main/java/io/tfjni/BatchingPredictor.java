@@ -65,6 +65,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread safety: every method may be called from any thread.
  */
 public final class BatchingPredictor implements AutoCloseable {
+  /** What {@link #claimIdleModel} returns when the caller is to queue (tokens are never < 0). */
+  private static final long NOT_CLAIMED = -1;
+
   private final Predictor predictor;
   private final BatchLayout layout;
   private final int maxBatchSize;
@@ -158,8 +161,9 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predict(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
-    if (claimIdleModel(request)) {
-      return runAlone(inputs, request.rows);
+    long started = claimIdleModel(request);
+    if (started != NOT_CLAIMED) {
+      return runAlone(inputs, request.rows, started);
     }
     BatchLayout.copyRows(inputs, request);
     return queueAndAwait(request);
@@ -201,10 +205,11 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predictRow(Object... row) {
     QueuedRows request = layout.rowOf(row);
-    if (claimIdleModel(request)) {
+    long started = claimIdleModel(request);
+    if (started != NOT_CLAIMED) {
       Tensor[] inputs = layout.concatenate(List.of(request), request.rows);
       try {
-        return runAlone(inputs, request.rows);
+        return runAlone(inputs, request.rows, started);
       } finally {
         BatchLayout.closeAll(inputs);
       }
@@ -222,27 +227,27 @@ public final class BatchingPredictor implements AutoCloseable {
   /**
    * Whether a blocking caller runs its own rows at once, on its own thread and with its own
    * tensors, as the one request of a run (the policy decides: {@link BatchPolicy#forCaller}); if
-   * so, that run now counts as running.
+   * so, that run now counts as running, and this is its token of {@link BatchPolicy#runStarted};
+   * if not, {@link #NOT_CLAIMED}.
    */
-  private boolean claimIdleModel(QueuedRows request) {
+  private long claimIdleModel(QueuedRows request) {
     if (!callersMayRunAlone) {
-      return false;
+      return NOT_CLAIMED;
     }
     lock.lock();
     try {
       if (closed || policy.forCaller(request.rows, forming || !queue.isEmpty()).kind()
           != BatchPolicy.Decision.Kind.RUN_ALONE) {
-        return false;
+        return NOT_CLAIMED;
       }
-      policy.runStarted();
-      return true;
+      return policy.runStarted();
     } finally {
       lock.unlock();
     }
   }
 
   /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
-  private BatchedResult runAlone(Tensor[] inputs, int rows) {
+  private BatchedResult runAlone(Tensor[] inputs, int rows, long started) {
     try {
       RunResult result = predictor.run(inputs);
       try {
@@ -252,7 +257,7 @@ public final class BatchingPredictor implements AutoCloseable {
         throw e;
       }
     } finally {
-      finishRun(1, rows);
+      finishRun(started, 1, rows);
       runsAlone.increment();
     }
   }
@@ -344,11 +349,12 @@ public final class BatchingPredictor implements AutoCloseable {
   /** Forms one batch (the caller set {@link #forming}) and runs it. */
   private void lead() {
     List<QueuedRows> batch;
+    long started = 0;
     lock.lock();
     try {
       batch = formBatch();
       if (batch != null) {
-        policy.runStarted();
+        started = policy.runStarted();
       }
     } finally {
       forming = false;
@@ -358,7 +364,7 @@ public final class BatchingPredictor implements AutoCloseable {
       lock.unlock();
     }
     if (batch != null) {
-      run(batch);
+      run(batch, started);
     }
   }
 
@@ -440,7 +446,7 @@ public final class BatchingPredictor implements AutoCloseable {
    * Runs a batch and answers its callers, after it no longer counts as running: a caller's
    * callback may then close this predictor without waiting for itself.
    */
-  private void run(List<QueuedRows> batch) {
+  private void run(List<QueuedRows> batch, long started) {
     BatchedResult[] answers = null;
     Throwable failure = null;
     try {
@@ -452,7 +458,7 @@ public final class BatchingPredictor implements AutoCloseable {
       for (QueuedRows request : batch) {
         rows += request.rows;
       }
-      finishRun(batch.size(), rows);
+      finishRun(started, batch.size(), rows);
     }
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
@@ -464,12 +470,12 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
-  private void finishRun(int callers, int rows) {
+  private void finishRun(long started, int callers, int rows) {
     lock.lock();
     try {
       batchesRun++;
       rowsRun += rows;
-      policy.runFinished(callers, rows);
+      policy.runFinished(started, callers, rows);
       callersMayRunAlone = policy.callersMayRunAlone();
       if (policy.running() == 0) {
         batchesDone.signalAll();

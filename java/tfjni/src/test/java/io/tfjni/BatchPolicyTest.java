@@ -44,9 +44,9 @@ class BatchPolicyTest {
 
   /** One run of {@code rows} rows (one per caller) that takes {@code nanos} on the clock. */
   private void run(BatchPolicy policy, int rows, long nanos) {
-    policy.runStarted();
+    long started = policy.runStarted();
     clock.now += nanos;
-    policy.runFinished(rows, rows);
+    policy.runFinished(started, rows, rows);
   }
 
   /** One window: {@link #MIN_RUNS} runs of {@code rowsPerRun} rows over {@code nanos}. */
@@ -61,13 +61,13 @@ class BatchPolicyTest {
     BatchPolicy policy = noDelay();
     assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
     assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
-    policy.runStarted();  // the lone caller's run
+    long started = policy.runStarted();  // the lone caller's run
     long queuedAt = clock.now;
     assertEquals(Decision.QUEUE, policy.forCaller(1, false));
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(queuedAt, 1));
     clock.now += MS / 10;
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(queuedAt, 5));
-    policy.runFinished(1, 1);
+    policy.runFinished(started, 1, 1);
     assertEquals(Decision.run(5), policy.forQueue(queuedAt, 5));
     // More than a batch holds: the largest batch runs, the rest after it.
     assertEquals(Decision.run(MAX_BATCH), policy.forQueue(queuedAt, MAX_BATCH + 3));
@@ -137,16 +137,45 @@ class BatchPolicyTest {
     BatchPolicy policy = noDelay();
     window(policy, 2, WINDOW);  // the first window ends: the policy probes the unbatched mode
     assertEquals(Mode.UNBATCHED, policy.mode());
+    long started = 0;
     for (int caller = 0; caller < UNBATCHED_CONCURRENCY; caller++) {
       assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "caller " + caller);
-      policy.runStarted();
+      started = policy.runStarted();
     }
     assertEquals(Decision.QUEUE, policy.forCaller(1, false));
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 1));
-    policy.runFinished(1, 1);
+    policy.runFinished(started, 1, 1);
     assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
     assertEquals(Decision.QUEUE, policy.forCaller(1, true));
     assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
+  }
+
+  @Test
+  void runsOfTheModeBeforeAChangeDoNotHoldBackTheNext() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms; the unbatched mode is probed
+    long[] unbatched = new long[UNBATCHED_CONCURRENCY];
+    for (int caller = 0; caller < UNBATCHED_CONCURRENCY; caller++) {
+      assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "caller " + caller);
+      unbatched[caller] = policy.runStarted();
+    }
+    clock.now += WINDOW;
+    policy.runFinished(unbatched[0], 1, 1);
+    policy.runFinished(unbatched[1], 1, 1);  // 2 rows in 1 ms: the unbatched mode is kept
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    clock.now += WINDOW;
+    policy.runFinished(unbatched[2], 1, 1);
+    run(policy, 1, 0);  // the kept mode's window ended: the batched mode is probed
+    assertEquals(Mode.BATCHED, policy.mode());
+    // One unbatched run is still in flight; the batched mode has none: a batch runs at once.
+    assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    long batch = policy.runStarted();
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
+    policy.runFinished(unbatched[3], 1, 1);
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
+    policy.runFinished(batch, 3, 3);
+    assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    assertEquals(0, policy.running());
   }
 
   @Test
@@ -185,12 +214,8 @@ class BatchPolicyTest {
     window(policy, 5, WINDOW);  // 2 windows of the kept mode before the next probe
     window(policy, 5, WINDOW);
     assertEquals(Mode.UNBATCHED, policy.mode());
-    policy.runStarted();
-    clock.now += WINDOW;
-    policy.runFinished(21, 21);  // 21 rows in 2 ms: 10,500 rows/s, more than 10,000
-    policy.runStarted();
-    clock.now += WINDOW;
-    policy.runFinished(0, 0);
+    run(policy, 21, WINDOW);  // 21 rows in 2 ms: 10,500 rows/s, more than 10,000
+    run(policy, 0, WINDOW);
     window(policy, 1, WINDOW);  // the unbatched mode was kept: the batched one is probed next
     assertEquals(Mode.BATCHED, policy.mode());
   }
