@@ -23,9 +23,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * size} is reached or {@linkplain Builder#maxDelay the maximum delay} since the oldest queued
  * request has passed, run once, and each caller gets its own rows of every output. At most
  * {@linkplain Builder#maxConcurrentBatches a set number of batches} run at once; a batch that is
- * due meanwhile keeps gathering rows, so with no delay batches grow as much as the model is busy.
- * When a run of 200 µs or more ends, the next batch, if smaller, waits up to a quarter of that
- * run for as many rows as it held: its callers are queueing their next rows.
+ * due meanwhile keeps gathering rows, so with no delay batches grow as much as the model is busy,
+ * and the model never waits for rows while it is idle.
+ *
+ * <p>Batching saves runs but costs each batched call a hand-off to another thread and back, which
+ * for a small model can cost more than the runs it saves. So with no delay (the default) the
+ * batching predictor measures the rows per second it runs with batching and with each blocking
+ * caller running its own rows on its own thread (up to as many at once as the maximum batch
+ * size), over windows of some milliseconds; it keeps the better and tries the other again from
+ * time to time, less often each time that loses. With a delay, rows always batch.
  *
  * <pre>{@code
  * try (SavedModel model = SavedModel.load(Path.of("model"));
@@ -46,17 +52,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Who runs a batch: a dedicated batching thread; with {@link Builder#callerLeads(boolean)},
  * also a caller blocked in {@link #predict} that finds the model idle (no batch running or being
- * formed), which then forms and runs the batch itself, saving the hand-off to another thread
- * (measured: about 10 µs less for a lone caller, but far smaller batches under load). The
- * futures of {@link #submit} complete on the thread that ran the batch: chain heavy work with
- * the {@code ...Async} methods of {@link CompletableFuture}.
+ * formed), which then forms and runs the batch itself. The futures of {@link #submit} complete
+ * on the thread that ran the batch: chain heavy work with the {@code ...Async} methods of
+ * {@link CompletableFuture}.
  *
- * <p>A lone caller: with no delay, a caller blocked in {@link #predict} (or {@link #predictRow})
- * that finds nothing queued, no batch being formed, room for a batch to start, and recent runs
- * each serving about one caller, runs its own rows at once on its own thread as a run of their
- * own: its tensors are fed as they are and the run's outputs become its result (no copy in or
- * out, no hand-off). Its rows must be an allowed batch size, if sizes are set. Under load,
- * callers queue and are batched as described above.
+ * <p>A caller running its own rows: with no delay, a caller blocked in {@link #predict} (or
+ * {@link #predictRow}) that finds nothing queued and no batch being formed runs its own rows at
+ * once on its own thread as a run of their own, when the model is idle and recent runs each
+ * served about one caller, or whenever unbatched runs are measured to be faster (above): its
+ * tensors are fed as they are and the run's outputs become its result (no copy in or out, no
+ * hand-off). Its rows must be an allowed batch size, if sizes are set. Otherwise callers queue
+ * and are batched as described above.
  *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
  * size and fixed-size elements or strings; {@link Builder#build} refuses others, naming the
@@ -612,7 +618,9 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * How long the oldest queued request may wait for batch-mates before its batch runs anyway
      * (if fewer than {@link #maxConcurrentBatches} batches are running). Zero runs whatever is
-     * queued as soon as a batch may run: batches then grow only while the model is busy.
+     * queued as soon as a batch may run: batches then grow only while the model is busy, and
+     * callers run unbatched while that is measured to run more rows per second. A delay above
+     * zero always batches.
      *
      * @param delay zero or more
      * @return this builder
@@ -704,9 +712,10 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * Whether a caller blocked in {@link BatchingPredictor#predict} that finds the model idle
      * (no batch running or being formed) forms and runs the batch itself (true), or only the
-     * batching thread runs batches (false, the default). Leading saves a lone caller the
-     * hand-off to the batching thread and back, but when runs are short the model is idle
-     * whenever a caller arrives, so each caller runs its own row: batches stay near one row.
+     * batching thread runs batches (false, the default). When runs are short the model is idle
+     * whenever a caller arrives, so each caller leads a batch of about its own row (measured:
+     * smaller batches and fewer rows per second than the default). A lone caller, and callers
+     * while unbatched runs are faster, run their own rows anyway, without this.
      *
      * @param leads whether callers may lead batches
      * @return this builder
@@ -719,7 +728,8 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * How many batches may run at once. A batch that is due while this many run waits for one
      * to finish, gathering more rows meanwhile: with a delay of zero, batches then grow exactly
-     * as much as the model is busy. More than one lets small models use several cores.
+     * as much as the model is busy. The batching thread runs one batch at a time, so more than
+     * one lets callers that lead ({@link #callerLeads}) or run their own rows run beside it.
      *
      * @param batches 1 or more
      * @return this builder

@@ -179,6 +179,38 @@ class BatchPolicyTest {
   }
 
   @Test
+  void aWindowStartsWhenTheLastRunOfTheEarlierModeHasEnded() {
+    BatchPolicy policy = noDelay();
+    long batch = policy.runStarted();  // a batch that runs on through the change of mode
+    window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms, 1,000 rows/s; unbatched is tried
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    run(policy, 1, WINDOW / 2);  // an unbatched run while the batch still runs: not measured
+    policy.runFinished(batch, 100, 100);  // nor is the batch: the window starts now
+    run(policy, 1, WINDOW);
+    run(policy, 1, WINDOW);  // 2 rows in 2 ms: a tie (counting from the change: 3 in 2.5 ms)
+    assertEquals(Mode.BATCHED, policy.mode());
+  }
+
+  @Test
+  void aTryOfBatchingStartsWithCallersQueueing() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched, 1,000 rows/s
+    window(policy, 1, WINDOW);  // unbatched, 2,000 rows/s: kept
+    window(policy, 1, WINDOW);  // then batching is tried again
+    assertEquals(Mode.BATCHED, policy.mode());
+    // Every run so far served 1 caller; the batched mode starts from a mean of 3 callers per run,
+    // and each lone run weighs 1/8: after k of them the mean is 1 + 2 (7/8)^k.
+    int k = 0;
+    while (1 + 2 * Math.pow(7.0 / 8, k) >= 1.5) {
+      assertEquals(Decision.QUEUE, policy.forCaller(1, false), "after " + k + " runs");
+      run(policy, 1, 0);
+      k++;
+    }
+    assertEquals(11, k);
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
+  }
+
+  @Test
   void theFasterModeIsKeptAndTheSlowerProbedLessAndLessOften() {
     BatchPolicy policy = noDelay();
     // Rows per window (of 1 ms): 2 runs of 1 row batched, 2 runs of 3 rows unbatched. The first
