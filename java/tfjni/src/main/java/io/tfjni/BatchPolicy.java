@@ -18,7 +18,9 @@ import java.util.function.LongSupplier;
  * depends on the model, the callers and the machine, so the policy measures: it counts the rows
  * that finished in windows of time, keeps the mode whose last window ran more rows per second,
  * and probes the other mode for one window from time to time, less often each time the probe
- * loses. It adapts only without a delay: a delay asks for batch-mates, so rows always batch.
+ * loses. A mode's window starts when the other mode's last run has ended, so that it measures the
+ * mode rather than the change. It adapts only without a delay: a delay asks for batch-mates, so
+ * rows always batch.
  */
 final class BatchPolicy {
   /** Below this many callers per recent run, a caller finding the model idle runs alone. */
@@ -104,8 +106,10 @@ final class BatchPolicy {
   /** Runs in flight, and how many of them started before the last change of mode. */
   private int running;
   private int runningOfEarlierMode;
-  /** Counts the changes of mode: a run started under an earlier one does not count against
-   * the current mode's limit, so that a probe is not measured waiting for the other's runs. */
+  /**
+   * Counts the changes of mode: a run started under an earlier one does not count against the
+   * current mode's limit, so that a probe is not measured waiting for the other's runs.
+   */
   private long modeChanges;
   /** The callers a run served, averaged over recent runs: near 1 without load. */
   private double recentCallersPerRun = 1;
@@ -114,8 +118,13 @@ final class BatchPolicy {
   /** The mode measured best, which the policy returns to after a probe of the other. */
   private Mode keptMode = Mode.BATCHED;
   private boolean probing;
-  /** The rows per second of the kept mode's last window; what a probe must beat. */
-  private double keptRowsPerSecond;
+  /**
+   * The rows and the time of the kept mode's windows since the last probe: their rows per second
+   * is what the next probe must beat (on a busy machine windows' rates differed tenfold: against
+   * the last window alone, a probe often won by chance).
+   */
+  private long keptRows;
+  private long keptNanos;
   /** Windows of the kept mode before the next probe, and that count after the next probe lost. */
   private int windowsUntilProbe = 1;
   private int windowsBetweenProbes = 1;
@@ -209,7 +218,7 @@ final class BatchPolicy {
     windowRuns++;
     long elapsed = now - windowStartNanos;
     if (elapsed >= settings.windowNanos() && windowRuns >= settings.minRunsPerWindow()) {
-      endWindow(windowRows * 1e9 / elapsed, now);
+      endWindow(elapsed, now);
     }
   }
 
@@ -219,13 +228,15 @@ final class BatchPolicy {
     windowRuns = 0;
   }
 
-  private void endWindow(double rowsPerSecond, long now) {
+  private void endWindow(long elapsed, long now) {
+    long rows = windowRows;
     startWindow(now);
     if (!adapts()) {
       return;
     }
     if (!probing) {
-      keptRowsPerSecond = rowsPerSecond;
+      keptRows += rows;
+      keptNanos += elapsed;
       if (--windowsUntilProbe == 0) {
         probing = true;
         changeMode(keptMode.other());
@@ -233,7 +244,10 @@ final class BatchPolicy {
       return;
     }
     probing = false;
-    if (rowsPerSecond > keptRowsPerSecond) {
+    boolean probeWins = (double) rows / elapsed > (double) keptRows / keptNanos;
+    keptRows = 0;
+    keptNanos = 0;
+    if (probeWins) {
       // The probed mode ran more rows: keep it, and soon check that the other still loses.
       keptMode = mode;
       windowsBetweenProbes = 1;

@@ -253,6 +253,21 @@ class BatchPolicyTest {
   }
 
   @Test
+  void aProbeMustBeatTheKeptModeOverAllItsWindowsSinceTheLastProbe() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched: 1,000 rows/s
+    window(policy, 2, 2 * WINDOW);  // unbatched: 2,000 rows/s, kept
+    window(policy, 2, 2 * WINDOW);  // unbatched; then batching is tried
+    window(policy, 1, 4 * WINDOW);  // batched: 500 rows/s, lost: 2 unbatched windows follow
+    window(policy, 1, 2 * WINDOW);  // 1,000 rows/s
+    window(policy, 3, 2 * WINDOW);  // 3,000 rows/s: 8 rows in 4 ms over both, 2,000 rows/s
+    assertEquals(Mode.BATCHED, policy.mode());
+    long window = 4 * MIN_RUNS * MS / 5;
+    window(policy, 2, window);  // 4 rows in 1.6 ms: 2,500 rows/s, more than 2,000
+    assertEquals(Mode.BATCHED, policy.mode(), "the probe won: batching is kept");
+  }
+
+  @Test
   void aWindowEndsAfterItsTimeAndItsRunsBothPassed() {
     BatchPolicy policy = noDelay();
     run(policy, 1, 2 * WINDOW);  // the time passed, one run of the two
