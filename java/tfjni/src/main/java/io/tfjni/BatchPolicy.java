@@ -16,9 +16,9 @@ import java.util.function.LongSupplier;
  * fewer than {@code unbatchedConcurrency} runs are in flight and nothing is queued. Batching
  * saves runs but costs every batched call a hand-off to another thread and back; which costs more
  * depends on the model, the callers and the machine, so the policy measures: it counts the rows
- * that finished in windows of time, keeps the mode whose last window ran more rows per second,
- * and probes the other mode for one window from time to time, less often each time the probe
- * loses. A mode's window starts when the other mode's last run has ended, so that it measures the
+ * that finished in windows of time, keeps the mode that ran more rows per second, and probes the
+ * other mode for one window from time to time, less often each time the probe loses; a probe is
+ * compared with the kept mode over all its windows since the last probe. A mode's window starts when the other mode's last run has ended, so that it measures the
  * mode rather than the change. It adapts only without a delay: a delay asks for batch-mates, so
  * rows always batch.
  */
