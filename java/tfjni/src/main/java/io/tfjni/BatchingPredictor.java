@@ -23,9 +23,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * size} is reached or {@linkplain Builder#maxDelay the maximum delay} since the oldest queued
  * request has passed, run once, and each caller gets its own rows of every output. At most
  * {@linkplain Builder#maxConcurrentBatches a set number of batches} run at once; a batch that is
- * due meanwhile keeps gathering rows, so with no delay batches grow as much as the model is busy.
- * When a run of 200 µs or more ends, the next batch, if smaller, waits up to a quarter of that
- * run for as many rows as it held: its callers are queueing their next rows.
+ * due meanwhile keeps gathering rows, so with no delay batches grow as much as the model is busy,
+ * and the model never waits for rows while it is idle.
+ *
+ * <p>Batching saves runs but costs each batched call a hand-off to another thread and back, which
+ * for a small model can cost more than the runs it saves. So with no delay (the default) the
+ * batching predictor measures the rows per second it runs with batching and with each blocking
+ * caller running its own rows on its own thread (up to as many at once as the maximum batch
+ * size), over windows of some milliseconds; it keeps the better and tries the other again from
+ * time to time, less often each time that loses. With a delay, rows always batch.
  *
  * <pre>{@code
  * try (SavedModel model = SavedModel.load(Path.of("model"));
@@ -46,17 +52,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Who runs a batch: a dedicated batching thread; with {@link Builder#callerLeads(boolean)},
  * also a caller blocked in {@link #predict} that finds the model idle (no batch running or being
- * formed), which then forms and runs the batch itself, saving the hand-off to another thread
- * (measured: about 10 µs less for a lone caller, but far smaller batches under load). The
- * futures of {@link #submit} complete on the thread that ran the batch: chain heavy work with
- * the {@code ...Async} methods of {@link CompletableFuture}.
+ * formed), which then forms and runs the batch itself. The futures of {@link #submit} complete
+ * on the thread that ran the batch: chain heavy work with the {@code ...Async} methods of
+ * {@link CompletableFuture}.
  *
- * <p>A lone caller: with no delay, a caller blocked in {@link #predict} (or {@link #predictRow})
- * that finds nothing queued, no batch being formed, room for a batch to start, and recent runs
- * each serving about one caller, runs its own rows at once on its own thread as a run of their
- * own: its tensors are fed as they are and the run's outputs become its result (no copy in or
- * out, no hand-off). Its rows must be an allowed batch size, if sizes are set. Under load,
- * callers queue and are batched as described above.
+ * <p>A caller running its own rows: with no delay, a caller blocked in {@link #predict} (or
+ * {@link #predictRow}) that finds nothing queued and no batch being formed runs its own rows at
+ * once on its own thread as a run of their own, when the model is idle and recent runs each
+ * served about one caller, or whenever unbatched runs are measured to be faster (above): its
+ * tensors are fed as they are and the run's outputs become its result (no copy in or out, no
+ * hand-off). Its rows must be an allowed batch size, if sizes are set. Otherwise callers queue
+ * and are batched as described above.
  *
  * <p>A signature can be batched when every input and output has a first dimension of unknown
  * size and fixed-size elements or strings; {@link Builder#build} refuses others, naming the
@@ -65,23 +71,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread safety: every method may be called from any thread.
  */
 public final class BatchingPredictor implements AutoCloseable {
-  /** Below this many callers per recent run, a caller finding the model idle runs alone. */
-  private static final double LONE_CALLERS_PER_RUN = 1.5;
-  /** A due batch smaller than the last waits for its rows at most this part of the last run. */
-  private static final long GATHER_PART_OF_RUN = 4;
-  /** Shorter waits for rows than this cost more than they gain: one hand-off to an idle core. */
-  private static final long MIN_GATHER_NANOS = 50_000;
+  /** What {@link #claimIdleModel} returns when the caller is to queue (tokens are never < 0). */
+  private static final long NOT_CLAIMED = -1;
 
   private final Predictor predictor;
   private final BatchLayout layout;
   private final int maxBatchSize;
-  private final long maxDelayNanos;
   private final int[] allowedBatchSizes;
   /** Long.MAX_VALUE for an unbounded queue. */
   private final long queueCapacity;
   private final long callTimeoutNanos;
   private final boolean callerLeads;
-  private final int maxConcurrentBatches;
 
   private final ReentrantLock lock = new ReentrantLock();
   /** The leader forming a batch waits here for more rows, or for a batch to finish. */
@@ -94,25 +94,15 @@ public final class BatchingPredictor implements AutoCloseable {
   private long queuedRows;
   /** True while one thread (caller or batching thread) forms the next batch. */
   private boolean forming;
-  private int runningBatches;
+  /** Decides what runs when; its runs in flight are this predictor's. Used under the lock. */
+  private final BatchPolicy policy;
   private long batchesRun;
   private long rowsRun;
   /**
-   * The callers a run served, averaged over the last runs or so (each run weighs 1/8): near 1
-   * without load.
+   * The policy's {@link BatchPolicy#callersMayRunAlone()} as of the last run's end; read without
+   * the lock, so that under load a caller goes straight to the queue, taking the lock once.
    */
-  private double recentCallersPerRun = 1;
-  /**
-   * How many rows a due batch waits for (those of the last run that ended; 0: none), and until
-   * when.
-   */
-  private int rowsToGather;
-  private long gatherDeadlineNanos;
-  /**
-   * Whether {@link #recentCallersPerRun} is that of lone callers; read without the lock, so that
-   * under load a caller goes straight to the queue, taking the lock once.
-   */
-  private volatile boolean lonelyCallers = true;
+  private volatile boolean callersMayRunAlone;
   private final LongAdder runsAlone = new LongAdder();
   private boolean closed;
   private final Thread batchingThread;
@@ -121,12 +111,14 @@ public final class BatchingPredictor implements AutoCloseable {
     this.predictor = builder.predictor;
     this.layout = new BatchLayout(predictor);
     this.maxBatchSize = builder.maxBatchSize;
-    this.maxDelayNanos = builder.maxDelay.toNanos();
     this.allowedBatchSizes = builder.allowedBatchSizes;
     this.queueCapacity = builder.queueCapacity;
     this.callTimeoutNanos = builder.callTimeout.toNanos();
     this.callerLeads = builder.callerLeads;
-    this.maxConcurrentBatches = builder.maxConcurrentBatches;
+    this.policy = new BatchPolicy(BatchPolicy.Settings.of(maxBatchSize,
+        builder.maxDelay.toNanos(), allowedBatchSizes, builder.maxConcurrentBatches),
+        System::nanoTime);  // the clock of QueuedRows.queuedNanos
+    this.callersMayRunAlone = policy.callersMayRunAlone();
     this.batchingThread = new Thread(this::batchingLoop, builder.threadName);
     batchingThread.setDaemon(true);
     batchingThread.start();
@@ -175,8 +167,9 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predict(Tensor... inputs) {
     QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
-    if (claimIdleModel(request)) {
-      return runAlone(inputs, request.rows);
+    long started = claimIdleModel(request);
+    if (started != NOT_CLAIMED) {
+      return runAlone(inputs, request.rows, started);
     }
     BatchLayout.copyRows(inputs, request);
     return queueAndAwait(request);
@@ -218,10 +211,11 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predictRow(Object... row) {
     QueuedRows request = layout.rowOf(row);
-    if (claimIdleModel(request)) {
+    long started = claimIdleModel(request);
+    if (started != NOT_CLAIMED) {
       Tensor[] inputs = layout.concatenate(List.of(request), request.rows);
       try {
-        return runAlone(inputs, request.rows);
+        return runAlone(inputs, request.rows, started);
       } finally {
         BatchLayout.closeAll(inputs);
       }
@@ -237,35 +231,29 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /**
-   * Whether a blocking caller may run its own rows at once, on its own thread and with its own
-   * tensors, as the one request of a run; if so, that run now counts as running. It may when the
-   * batch its rows would start would run at once anyway and hold nobody else: there is no delay
-   * to wait for batch-mates, nothing is queued or being formed, a batch may start, its rows are
-   * an allowed batch size, and recent runs served about one caller each. Under load runs serve
-   * several callers, so callers queue and the batching thread gathers them (measured: callers
-   * that ran alone whenever the model was idle, or whenever the last run had served one caller,
-   * made smaller batches).
+   * Whether a blocking caller runs its own rows at once, on its own thread and with its own
+   * tensors, as the one request of a run (the policy decides: {@link BatchPolicy#forCaller}); if
+   * so, that run now counts as running, and this is its token of {@link BatchPolicy#runStarted};
+   * if not, {@link #NOT_CLAIMED}.
    */
-  private boolean claimIdleModel(QueuedRows request) {
-    if (!lonelyCallers || maxDelayNanos > 0 || (allowedBatchSizes.length > 0
-        && paddedSize(request.rows, allowedBatchSizes) != request.rows)) {
-      return false;
+  private long claimIdleModel(QueuedRows request) {
+    if (!callersMayRunAlone) {
+      return NOT_CLAIMED;
     }
     lock.lock();
     try {
-      if (closed || forming || !queue.isEmpty() || runningBatches >= maxConcurrentBatches
-          || !lonelyCallers) {
-        return false;
+      if (closed || policy.forCaller(request.rows, forming || !queue.isEmpty()).kind()
+          != BatchPolicy.Decision.Kind.RUN_ALONE) {
+        return NOT_CLAIMED;
       }
-      runningBatches++;
-      return true;
+      return policy.runStarted();
     } finally {
       lock.unlock();
     }
   }
 
   /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
-  private BatchedResult runAlone(Tensor[] inputs, int rows) {
+  private BatchedResult runAlone(Tensor[] inputs, int rows, long started) {
     try {
       RunResult result = predictor.run(inputs);
       try {
@@ -275,7 +263,7 @@ public final class BatchingPredictor implements AutoCloseable {
         throw e;
       }
     } finally {
-      finishRun(1, rows, 0);  // the next batch need not wait for one caller
+      finishRun(started, 1, rows);
       runsAlone.increment();
     }
   }
@@ -300,7 +288,7 @@ public final class BatchingPredictor implements AutoCloseable {
         rowsArrived.signal();
         return false;
       }
-      if (mayLead && runningBatches == 0) {
+      if (mayLead && policy.running() == 0) {
         // The model is idle: run on this thread rather than hand the batch to another. Under
         // load the batching thread leads, so a caller never leads again with a queue that its
         // own finished batch just emptied (measured: far smaller batches).
@@ -367,11 +355,12 @@ public final class BatchingPredictor implements AutoCloseable {
   /** Forms one batch (the caller set {@link #forming}) and runs it. */
   private void lead() {
     List<QueuedRows> batch;
+    long started = 0;
     lock.lock();
     try {
       batch = formBatch();
       if (batch != null) {
-        runningBatches++;
+        started = policy.runStarted();
       }
     } finally {
       forming = false;
@@ -381,13 +370,13 @@ public final class BatchingPredictor implements AutoCloseable {
       lock.unlock();
     }
     if (batch != null) {
-      run(batch);
+      run(batch, started);
     }
   }
 
   /**
-   * Waits until a batch may run: it is full or its oldest request's delay is up, and fewer than
-   * the maximum number of batches are running. Null once closed.
+   * Waits until the policy runs the queued rows ({@link BatchPolicy#forQueue}): they are due (the
+   * batch is full or its oldest request's delay is up) and a run may start. Null once closed.
    */
   private List<QueuedRows> formBatch() {
     boolean interrupted = false;
@@ -398,24 +387,15 @@ public final class BatchingPredictor implements AutoCloseable {
         if (oldest == null) {
           return null;
         }
-        long now = System.nanoTime();
-        long wait = oldest.queuedNanos + maxDelayNanos - now;
-        boolean ready = wait <= 0 || rowsLike(oldest) >= maxBatchSize;
-        if (ready && rowsToGather > 0 && gatherDeadlineNanos - now > 0
-            && rowsLike(oldest) < rowsToGather) {
-          // The callers of the last run are queueing their next rows: a batch formed at once
-          // would leave them for the one after (measured: batches of 11 at 16 callers).
-          wait = gatherDeadlineNanos - now;
-          ready = false;
-        }
-        if (interrupted || (ready && runningBatches < maxConcurrentBatches)) {
+        BatchPolicy.Decision next = policy.forQueue(oldest.queuedNanos, rowsLike(oldest));
+        if (interrupted || next.kind() == BatchPolicy.Decision.Kind.RUN) {
           return takeBatch(oldest);
         }
         try {
-          if (ready) {
-            rowsArrived.await();  // the batch is due: wait for a running one to finish
+          if (next.kind() == BatchPolicy.Decision.Kind.WAIT_FOR_RUN) {
+            rowsArrived.await();
           } else {
-            rowsArrived.awaitNanos(wait);
+            rowsArrived.awaitNanos(next.untilNanos() - System.nanoTime());
           }
         } catch (InterruptedException e) {
           interrupted = true;  // run what is queued now, then let the caller see the interrupt
@@ -472,10 +452,9 @@ public final class BatchingPredictor implements AutoCloseable {
    * Runs a batch and answers its callers, after it no longer counts as running: a caller's
    * callback may then close this predictor without waiting for itself.
    */
-  private void run(List<QueuedRows> batch) {
+  private void run(List<QueuedRows> batch, long started) {
     BatchedResult[] answers = null;
     Throwable failure = null;
-    long started = System.nanoTime();
     try {
       answers = compute(batch);
     } catch (RuntimeException | Error e) {
@@ -485,7 +464,7 @@ public final class BatchingPredictor implements AutoCloseable {
       for (QueuedRows request : batch) {
         rows += request.rows;
       }
-      finishRun(batch.size(), rows, System.nanoTime() - started);
+      finishRun(started, batch.size(), rows);
     }
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
@@ -497,19 +476,14 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
-  private void finishRun(int callers, int rows, long runNanos) {
-    long gather = runNanos / GATHER_PART_OF_RUN;
-    boolean gathers = gather >= MIN_GATHER_NANOS;
-    long gatherDeadline = gathers ? System.nanoTime() + gather : 0;
+  private void finishRun(long started, int callers, int rows) {
     lock.lock();
     try {
-      rowsToGather = gathers ? rows : 0;
-      gatherDeadlineNanos = gatherDeadline;
       batchesRun++;
       rowsRun += rows;
-      recentCallersPerRun += (callers - recentCallersPerRun) / 8;
-      lonelyCallers = recentCallersPerRun < LONE_CALLERS_PER_RUN;
-      if (--runningBatches == 0) {
+      policy.runFinished(started, callers, rows);
+      callersMayRunAlone = policy.callersMayRunAlone();
+      if (policy.running() == 0) {
         batchesDone.signalAll();
       }
       rowsArrived.signal();  // a leader may be waiting for a batch to finish
@@ -523,7 +497,7 @@ public final class BatchingPredictor implements AutoCloseable {
     for (QueuedRows request : batch) {
       rows += request.rows;
     }
-    int padded = paddedSize(rows, allowedBatchSizes);
+    int padded = BatchPolicy.paddedSize(rows, allowedBatchSizes);
     Tensor[] inputs = layout.concatenate(batch, padded);
     try (RunResult result = predictor.run(inputs)) {
       return layout.split(result, batch, padded);
@@ -565,16 +539,6 @@ public final class BatchingPredictor implements AutoCloseable {
     return runsAlone.sum();
   }
 
-  /** The smallest allowed batch size holding {@code rows} (rows itself when none are set). */
-  static int paddedSize(int rows, int[] allowedBatchSizes) {
-    for (int size : allowedBatchSizes) {
-      if (size >= rows) {
-        return size;
-      }
-    }
-    return rows;
-  }
-
   /**
    * Fails every queued request with {@link IllegalStateException}, waits for the batches being
    * run (their callers get their answers) and stops the batching thread. New requests are
@@ -591,7 +555,7 @@ public final class BatchingPredictor implements AutoCloseable {
       queuedRows = 0;
       leaderNeeded.signalAll();
       rowsArrived.signalAll();
-      while (runningBatches > 0) {
+      while (policy.running() > 0) {
         batchesDone.awaitUninterruptibly();
       }
     } finally {
@@ -654,7 +618,9 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * How long the oldest queued request may wait for batch-mates before its batch runs anyway
      * (if fewer than {@link #maxConcurrentBatches} batches are running). Zero runs whatever is
-     * queued as soon as a batch may run: batches then grow only while the model is busy.
+     * queued as soon as a batch may run: batches then grow only while the model is busy, and
+     * callers run unbatched while that is measured to run more rows per second. A delay above
+     * zero always batches.
      *
      * @param delay zero or more
      * @return this builder
@@ -746,9 +712,10 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * Whether a caller blocked in {@link BatchingPredictor#predict} that finds the model idle
      * (no batch running or being formed) forms and runs the batch itself (true), or only the
-     * batching thread runs batches (false, the default). Leading saves a lone caller the
-     * hand-off to the batching thread and back, but when runs are short the model is idle
-     * whenever a caller arrives, so each caller runs its own row: batches stay near one row.
+     * batching thread runs batches (false, the default). When runs are short the model is idle
+     * whenever a caller arrives, so each caller leads a batch of about its own row (measured:
+     * smaller batches and fewer rows per second than the default). A lone caller, and callers
+     * while unbatched runs are faster, run their own rows anyway, without this.
      *
      * @param leads whether callers may lead batches
      * @return this builder
@@ -761,7 +728,8 @@ public final class BatchingPredictor implements AutoCloseable {
     /**
      * How many batches may run at once. A batch that is due while this many run waits for one
      * to finish, gathering more rows meanwhile: with a delay of zero, batches then grow exactly
-     * as much as the model is busy. More than one lets small models use several cores.
+     * as much as the model is busy. The batching thread runs one batch at a time, so more than
+     * one lets callers that lead ({@link #callerLeads}) or run their own rows run beside it.
      *
      * @param batches 1 or more
      * @return this builder

@@ -128,18 +128,22 @@ class BatchingEmbedderTest {
     try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
         Predictor add = model.predictor("add")) {
       for (String name : new String[] {null, "scoring-operator-3"}) {
-        BatchingPredictor.Builder builder = BatchingPredictor.builder(add);
+        BatchingPredictor.Builder builder = BatchingPredictor.builder(add).maxBatchSize(2)
+            .maxDelay(NEVER);
         if (name != null) {
           builder.threadName(name);
         }
         try (BatchingPredictor batcher = builder.build()) {
-          // A future completes on the thread that ran its batch: the batching thread here.
-          String ranOn = batcher.submitRow(new float[] {1}, new float[] {2})
+          // A future completes on the thread that ran its batch: the batching thread here. The
+          // callback is chained before the second row fills the batch, so it cannot run on this
+          // thread on a future already completed.
+          CompletableFuture<String> ranOn = batcher.submitRow(new float[] {1}, new float[] {2})
               .thenApply(result -> {
                 result.close();
                 return Thread.currentThread().getName();
-              }).get();
-          assertEquals(name == null ? "tfjni-batching" : name, ranOn);
+              });
+          batcher.submitRow(new float[] {3}, new float[] {4}).get().close();
+          assertEquals(name == null ? "tfjni-batching" : name, ranOn.get());
         }
       }
     }

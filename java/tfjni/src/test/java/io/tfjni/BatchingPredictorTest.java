@@ -362,8 +362,8 @@ class BatchingPredictorTest {
   void aBatchIsPaddedToTheNextAllowedSize(int rows) {
     int[] allowed = {2, 4, 8};
     int expected = rows <= 2 ? 2 : rows <= 4 ? 4 : 8;
-    assertEquals(expected, BatchingPredictor.paddedSize(rows, allowed));
-    assertEquals(rows, BatchingPredictor.paddedSize(rows, new int[0]));
+    assertEquals(expected, BatchPolicy.paddedSize(rows, allowed));
+    assertEquals(rows, BatchPolicy.paddedSize(rows, new int[0]));
   }
 
   @Test
