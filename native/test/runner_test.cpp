@@ -17,7 +17,9 @@ using RunnerTest = LeakCheckedTest;
 // Models whose manifest cases have a test below.
 const std::set<std::string> kCoveredModels{"digits", "multi",   "dtypes", "shapes", "strings",
                                            "wide",   "counter", "lookup", "frozen", "half_plus_two",
-                                           "slow_loop", "text_ops", "checked"};
+                                           "slow_loop", "text_ops", "checked", "versioned_a",
+                                           "versioned_b", "versioned_renamed",
+                                           "versioned_float64"};
 
 void run_cases_of(const std::string& model) {
   std::vector<const Json*> cases = cases_of(model);
@@ -33,6 +35,13 @@ TEST_F(RunnerTest, EveryManifestModelHasACaseTest) {
 }
 
 TEST_F(RunnerTest, DigitsCases) { run_cases_of("digits"); }
+// The exports a versioned model swaps between (Java's io.tfjni.serving tests).
+TEST_F(RunnerTest, VersionedExportsCases) {
+  for (const char* model : {"versioned_a", "versioned_b", "versioned_renamed", "versioned_float64"}) {
+    SCOPED_TRACE(model);
+    run_cases_of(model);
+  }
+}
 TEST_F(RunnerTest, MultiCases) { run_cases_of("multi"); }
 TEST_F(RunnerTest, DtypesCases) { run_cases_of("dtypes"); }
 TEST_F(RunnerTest, ShapesCases) { run_cases_of("shapes"); }
