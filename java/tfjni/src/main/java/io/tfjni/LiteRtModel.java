@@ -79,14 +79,7 @@ public final class LiteRtModel extends Model {
    * @throws IllegalArgumentException if there is no such signature (the message lists them)
    */
   public Signature signature(String key) {
-    Objects.requireNonNull(key, "key");
-    for (Signature signature : signatures) {
-      if (signature.key().equals(key)) {
-        return signature;
-      }
-    }
-    throw new IllegalArgumentException("no signature '" + key + "'; signatures are "
-        + signatures.stream().map(Signature::key).toList());
+    return Signature.byKey(signatures, key);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tfjni;
 import io.tfjni.internal.SpecDecoder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A SignatureDef of a SavedModel: its key, method, and inputs and outputs sorted by key.
@@ -76,6 +77,22 @@ public record Signature(String key, String methodName, List<TensorSpec> inputs,
     }
     throw new IllegalArgumentException("signature '" + key + "' has no " + what + " '" + specKey
         + "'; its " + what + "s are " + specs.stream().map(TensorSpec::key).toList());
+  }
+
+  /**
+   * The signature of {@code key} among a model's signatures.
+   *
+   * @throws IllegalArgumentException if there is none (the message lists the keys)
+   */
+  static Signature byKey(List<Signature> signatures, String key) {
+    Objects.requireNonNull(key, "key");
+    for (Signature signature : signatures) {
+      if (signature.key().equals(key)) {
+        return signature;
+      }
+    }
+    throw new IllegalArgumentException("no signature '" + key + "'; signatures are "
+        + signatures.stream().map(Signature::key).toList());
   }
 
   /** Signatures as native code encodes them: a count, then key, method, inputs, outputs each. */
