@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -7,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -18,7 +20,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class PrivateLocksTest {
-  /** Runs {@code call} while another thread holds {@code monitor}; fails if it blocks on it. */
+  /**
+   * Runs {@code call} while another thread holds {@code monitor}; fails if it blocks on it, and
+   * with what it threw if it threw.
+   */
   private static void runWhileUserHolds(Object monitor, Runnable call) throws Exception {
     CountDownLatch held = new CountDownLatch(1);
     CountDownLatch done = new CountDownLatch(1);
@@ -34,7 +39,14 @@ class PrivateLocksTest {
     }, "user-holding-monitor");
     user.start();
     held.await();
-    Thread caller = new Thread(call, "tfjni-call");
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread caller = new Thread(() -> {
+      try {
+        call.run();
+      } catch (Throwable t) {
+        thrown.set(t);
+      }
+    }, "tfjni-call");
     caller.start();
     try {
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -52,6 +64,9 @@ class PrivateLocksTest {
       done.countDown();
       user.join();
       caller.join();
+    }
+    if (thrown.get() != null) {
+      throw new AssertionError("the call failed", thrown.get());
     }
   }
 
@@ -72,6 +87,6 @@ class PrivateLocksTest {
 
   @Test
   void theSharedContextIgnoresTheUsersMonitorOnItsClass() throws Exception {
-    runWhileUserHolds(EagerContext.class, EagerContext::shared);
+    runWhileUserHolds(EagerContext.class, () -> assertNotNull(EagerContext.shared()));
   }
 }
