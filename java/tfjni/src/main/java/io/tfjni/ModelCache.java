@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * SavedModels shared by every user in one JVM (a Spark executor, a Flink TaskManager), one per
@@ -57,8 +58,15 @@ public final class ModelCache {
 
   private final String name;
   private final long idleNanos;
+  /** Starts running a task every period of nanoseconds, for the cache's life. */
+  interface Schedule {
+    void everyPeriod(Runnable task, long periodNanos);
+  }
+
   private final Map<Key, Entry> entries = new HashMap<>();
-  private ScheduledExecutorService reaper;
+  private final LongSupplier clock;
+  private final Schedule schedule;
+  private boolean evictionScheduled;
   private boolean shutdownHookAdded;
 
   /**
@@ -70,11 +78,21 @@ public final class ModelCache {
    * @throws IllegalArgumentException if {@code idle} is negative
    */
   public ModelCache(String name, Duration idle) {
+    this(name, idle, System::nanoTime, null);
+  }
+
+  /**
+   * A cache that reads the time from {@code clock} and schedules its eviction of idle models
+   * with {@code schedule} (null: a daemon thread of its own), for tests that drive both.
+   */
+  ModelCache(String name, Duration idle, LongSupplier clock, Schedule schedule) {
     this.name = Objects.requireNonNull(name, "name");
     if (idle.isNegative()) {
       throw new IllegalArgumentException("the idle time cannot be negative, got " + idle);
     }
     this.idleNanos = idle.toNanos();
+    this.clock = clock;
+    this.schedule = schedule != null ? schedule : this::onDaemonThread;
   }
 
   /**
@@ -115,7 +133,7 @@ public final class ModelCache {
   private int evict(long unusedForNanos) {
     List<SavedModel> idle = new ArrayList<>();
     synchronized (entries) {
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       entries.values().removeIf(entry -> {
         boolean unused = entry.leases == 0 && now - entry.lastReleasedNanos >= unusedForNanos;
         if (unused) {
@@ -133,16 +151,22 @@ public final class ModelCache {
       shutdownHookAdded = true;
       Runtime.getRuntime().addShutdownHook(new Thread(this::closeAll, name + "-shutdown"));
     }
-    if (reaper != null || idleNanos == 0) {
+    if (evictionScheduled || idleNanos == 0) {
       return;
     }
-    reaper = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, name + "-model-reaper");
+    evictionScheduled = true;
+    // Half the idle time, so that a model goes at most one and a half idle times after its use.
+    long period = Math.max(TimeUnit.SECONDS.toNanos(1), idleNanos / 2);
+    schedule.everyPeriod(() -> evict(idleNanos), period);
+  }
+
+  private void onDaemonThread(Runnable task, long periodNanos) {
+    ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, name + "-model-reaper");
       thread.setDaemon(true);
       return thread;
     });
-    long period = Math.max(TimeUnit.SECONDS.toNanos(1), idleNanos / 2);
-    reaper.scheduleWithFixedDelay(() -> evict(idleNanos), period, period, TimeUnit.NANOSECONDS);
+    reaper.scheduleWithFixedDelay(task, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
   }
 
   private void closeAll() {
@@ -157,7 +181,7 @@ public final class ModelCache {
   private void release(Entry entry) {
     synchronized (entries) {
       entry.leases--;
-      entry.lastReleasedNanos = System.nanoTime();
+      entry.lastReleasedNanos = clock.getAsLong();
     }
     if (idleNanos == 0) {
       evict(0);
