@@ -422,8 +422,8 @@ class VersionedModelTest {
       assertEquals(VersionFailure.Stage.WARM_UP, failure.stage());
       TestModels.assertMentions(failure.cause(), "warm-up record 0");
     }
-    assertEquals(List.of("load 1", "swap -1->1", "failed 2 WARM_UP", "failed 3 WARM_UP"),
-        listener.events());
+    assertEquals(List.of("load 1", "swap -1->1", "failed 2 WARM_UP", "failed 3 WARM_UP",
+        "unload 1"), listener.events());
   }
 
   @Test
