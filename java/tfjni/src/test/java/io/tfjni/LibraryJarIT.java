@@ -73,13 +73,14 @@ class LibraryJarIT {
   }
 
   @Test
-  void moduleExportsOnlyTheApiAndNeedsOnlyTheBaseModule() throws IOException {
+  void moduleExportsOnlyTheApiAndNeedsOnlyTheJdksOwnModules() throws IOException {
     try (JarFile jar = jar(); InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
       ModuleDescriptor module = ModuleDescriptor.read(in);
       assertEquals("io.tfjni", module.name());
       assertEquals(Set.of("io.tfjni", "io.tfjni.serving"), module.exports().stream()
           .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
-      assertEquals(Set.of("java.base"), module.requires().stream()
+      // jdk.jfr: the serving events (io.tfjni.serving.ServingEvents), in every standard JDK.
+      assertEquals(Set.of("java.base", "jdk.jfr"), module.requires().stream()
           .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()),
           "no java.desktop, no picocli");
       assertTrue(module.packages().contains("io.tfjni.internal"));
