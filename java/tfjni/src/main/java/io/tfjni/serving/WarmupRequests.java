@@ -70,6 +70,10 @@ public final class WarmupRequests {
   /**
    * Runs every request of a SavedModel's warm-up file once; see {@link #replay(SavedModel, Path,
    * int)}.
+   *
+   * @param model the model loaded from {@code exportDir}
+   * @param exportDir the SavedModel directory holding {@value #FILE}
+   * @return the number of requests in the file (0 without a file)
    */
   public static int replay(SavedModel model, Path exportDir) {
     return replay(model, exportDir, 1);
