@@ -101,8 +101,8 @@ public final class SessionOptions {
    *
    * <p>It saves the hand-off on every call, which dominates small models, and lets each caller
    * thread run its own call; it loses the overlap of independent ops within one call, which
-   * matters only for wide graphs run by a single caller. docs/GUIDE.md's "Running ops on the calling
-   * thread" has measurements. TensorFlow honours it only for sessions on the process-wide pool,
+   * matters only for wide graphs run by a single caller. docs/GUIDE.md's "Running ops on the
+   * calling thread" has measurements. TensorFlow honours it only for sessions on the process-wide pool,
    * so a model loaded with it together with {@link #usePerSessionThreads(boolean)
    * usePerSessionThreads(true)} or {@link #addSessionInterOpThreadPool} fails to load
    * ({@code INVALID_ARGUMENT}). For an {@link EagerContext} it requires synchronous dispatch.
