@@ -3,7 +3,8 @@
 # scripts/common.sh pins (TF_ENABLE_ONEDNN_OPTS, 0 unless set): builds every platform's natives
 # and runtime artifacts (scripts/build.sh --all-platforms); the C++ core's GoogleTest suite; every
 # Maven module's tests (JUnit, with -Xcheck:jni, installing the artifacts into ~/.m2); tfjni-djl's
-# main tests again against the newer DJL API; tfjni-flink's tests again against Flink 1.20; the
+# main tests again against the newer DJL API; the DJL tests' inline goldens against the script that
+# computes them; tfjni-flink's tests again against Flink 1.20; the
 # golden suites (C++ core, Java library, DJL, Spark, Flink, demo) under the other oneDNN setting; a
 # release staged into a temporary directory, validated against Maven Central's rules and rebuilt
 # to compare bytes, and the examples project against it with Python out of reach; the GPU build's
@@ -27,6 +28,11 @@ step "tfjni-djl against DJL 0.38.0 too: compiled, and its engine, model and oper
 (cd "$ROOT/java" && mvn -B -q $(maven_settings) test -pl tfjni-djl -Ddjl.version=0.38.0 \
   -Dtest='EngineTest,DjlContractsTest,ModelTest,BatchingModelTest,PredictorContextTest,FrozenGraphTest,ThreadOptionsTest,FourierTest,UniqueScatterTest,AdvancedIndexTest,SemanticsTest,ComposedOpsTest' \
   -Dsurefire.failIfNoSpecifiedTests=false)
+
+step "tfjni-djl's inline goldens against scripts/djl_op_goldens.py, which computes them"
+DJL_TESTS="$ROOT/java/tfjni-djl/src/test/java/io/tfjni/djl"
+TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/djl_op_goldens.py" --check \
+  "$DJL_TESTS/FourierTest.java" "$DJL_TESTS/UniqueScatterTest.java" "$DJL_TESTS/AdvancedIndexTest.java"
 
 step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every test of the module"
 # `test`, not `install`: the installed tfjni-flink stays the one built against Flink 2.x.
