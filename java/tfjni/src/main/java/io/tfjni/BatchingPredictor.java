@@ -73,6 +73,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class BatchingPredictor implements AutoCloseable {
   /** What {@link #claimIdleModel} returns when the caller is to queue (tokens are never < 0). */
   private static final long NOT_CLAIMED = -1;
+  private static final System.Logger LOG = System.getLogger("io.tfjni");
 
   private final Predictor predictor;
   private final BatchLayout layout;
@@ -82,6 +83,8 @@ public final class BatchingPredictor implements AutoCloseable {
   private final long queueCapacity;
   private final long callTimeoutNanos;
   private final boolean callerLeads;
+  /** Told of every run, on the thread that ran it (see {@link #tellRun}). */
+  private final BatchListener[] listeners;
 
   private final ReentrantLock lock = new ReentrantLock();
   /** The leader forming a batch waits here for more rows, or for a batch to finish. */
@@ -115,6 +118,7 @@ public final class BatchingPredictor implements AutoCloseable {
     this.queueCapacity = builder.queueCapacity;
     this.callTimeoutNanos = builder.callTimeout.toNanos();
     this.callerLeads = builder.callerLeads;
+    this.listeners = builder.listeners.toArray(new BatchListener[0]);
     this.policy = new BatchPolicy(BatchPolicy.Settings.of(maxBatchSize,
         builder.maxDelay.toNanos(), allowedBatchSizes, builder.maxConcurrentBatches),
         System::nanoTime);  // the clock of QueuedRows.queuedNanos
@@ -254,10 +258,17 @@ public final class BatchingPredictor implements AutoCloseable {
 
   /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
   private BatchedResult runAlone(Tensor[] inputs, int rows, long started) {
+    long runStart = listeners.length == 0 ? 0 : System.nanoTime();
+    for (BatchListener listener : listeners) {
+      tellCallerStarted(listener, 0);
+    }
+    boolean failed = true;
     try {
       RunResult result = predictor.run(inputs);
       try {
-        return layout.handOver(result, rows);
+        BatchedResult own = layout.handOver(result, rows);
+        failed = false;
+        return own;
       } catch (RuntimeException | Error e) {
         result.close();
         throw e;
@@ -265,6 +276,30 @@ public final class BatchingPredictor implements AutoCloseable {
     } finally {
       finishRun(started, 1, rows);
       runsAlone.increment();
+      tellRun(1, rows, runStart, failed);
+    }
+  }
+
+  private void tellCallerStarted(BatchListener listener, long waitNanos) {
+    try {
+      listener.onCallerStarted(waitNanos);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "a batch listener threw", e);
+    }
+  }
+
+  /** Tells the listeners of a run that began at {@code runStart} (System.nanoTime()). */
+  private void tellRun(int callers, int rows, long runStart, boolean failed) {
+    if (listeners.length == 0) {
+      return;
+    }
+    long runNanos = System.nanoTime() - runStart;
+    for (BatchListener listener : listeners) {
+      try {
+        listener.onRun(callers, rows, runNanos, failed);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "a batch listener threw", e);
+      }
     }
   }
 
@@ -453,19 +488,29 @@ public final class BatchingPredictor implements AutoCloseable {
    * callback may then close this predictor without waiting for itself.
    */
   private void run(List<QueuedRows> batch, long started) {
+    long runStart = 0;
+    if (listeners.length > 0) {
+      runStart = System.nanoTime();
+      for (QueuedRows request : batch) {
+        for (BatchListener listener : listeners) {
+          tellCallerStarted(listener, runStart - request.queuedNanos);
+        }
+      }
+    }
     BatchedResult[] answers = null;
     Throwable failure = null;
+    int rows = 0;
+    for (QueuedRows request : batch) {
+      rows += request.rows;
+    }
     try {
       answers = compute(batch);
     } catch (RuntimeException | Error e) {
       failure = e;
     } finally {
-      int rows = 0;
-      for (QueuedRows request : batch) {
-        rows += request.rows;
-      }
       finishRun(started, batch.size(), rows);
     }
+    tellRun(batch.size(), rows, runStart, failure != null);
     for (int i = 0; i < batch.size(); i++) {
       if (answers != null) {
         batch.get(i).deliver(answers[i]);
@@ -595,6 +640,7 @@ public final class BatchingPredictor implements AutoCloseable {
     private boolean callerLeads;
     private int maxConcurrentBatches = 1;
     private String threadName = "tfjni-batching";
+    private final List<BatchListener> listeners = new ArrayList<>();
 
     private Builder(Predictor predictor) {
       this.predictor = predictor;
@@ -677,6 +723,17 @@ public final class BatchingPredictor implements AutoCloseable {
      */
     public Builder unboundedQueue() {
       this.queueCapacity = Long.MAX_VALUE;
+      return this;
+    }
+
+    /**
+     * Adds a listener of every run: each caller's queue wait and each run's rows (for metrics).
+     *
+     * @param listener told of every run, on the thread that ran it
+     * @return this builder
+     */
+    public Builder listener(BatchListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,21 +19,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reading its output with {@link Tensor#copyTo(Object)}. Counted with the JVM's per-thread
  * allocation counter around many calls, not timed. A real allocation happens on every call, so a
  * round of {@value #CALLS} calls finds at least that many bytes; the test passes if one of a few
- * rounds allocates nothing (a one-off allocation inside the JVM cannot fail it).
+ * rounds allocates nothing (a one-off allocation inside the JVM cannot fail it). Metrics on a run
+ * path add nothing to what it allocates: a batching predictor's listeners here, the serving
+ * metrics in their package's tests (which use {@link #fewestBytesAllocated}).
  */
 @ExtendWith(TestModels.NoLeaks.class)
-class AllocationTest {
+public class AllocationTest {
   private static final int WARM_UP_CALLS = 20_000;
   private static final int CALLS = 5_000;
   private static final int ROUNDS = 3;
 
-  private static com.sun.management.ThreadMXBean threads;
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
   private static SavedModel multi;
   private static SavedModel digits;
 
   @BeforeAll
   static void load() {
-    threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     multi = SavedModel.load(TestModels.dir().resolve("multi"));
     digits = SavedModel.load(TestModels.dir().resolve("digits"));
   }
@@ -49,18 +52,32 @@ class AllocationTest {
 
   /** The fewest bytes this thread allocated in any of the rounds of {@code calls} calls. */
   private static long fewestBytesAllocated(Runnable call) {
-    assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+    return fewestBytesAllocated(call, ROUNDS);
+  }
+
+  /**
+   * The fewest bytes this thread allocated in any of up to {@code rounds} rounds of {@value
+   * #CALLS} calls (it stops at a round that allocates nothing), after {@value #WARM_UP_CALLS}
+   * calls; skips the test where the JVM does not count allocations per thread. More rounds give
+   * the JIT time to compile a path whose allocation only its escape analysis removes.
+   *
+   * @param call one call
+   * @param rounds the most rounds
+   * @return bytes
+   */
+  public static long fewestBytesAllocated(Runnable call, int rounds) {
+    assumeTrue(THREADS.isThreadAllocatedMemorySupported() && THREADS.isThreadAllocatedMemoryEnabled(),
         "this JVM does not count allocated bytes per thread");
     for (int i = 0; i < WARM_UP_CALLS; i++) {
       call.run();
     }
     long fewest = Long.MAX_VALUE;
-    for (int round = 0; round < ROUNDS && fewest > 0; round++) {
-      long before = threads.getCurrentThreadAllocatedBytes();
+    for (int round = 0; round < rounds && fewest > 0; round++) {
+      long before = THREADS.getCurrentThreadAllocatedBytes();
       for (int i = 0; i < CALLS; i++) {
         call.run();
       }
-      fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
+      fewest = Math.min(fewest, THREADS.getCurrentThreadAllocatedBytes() - before);
     }
     return fewest;
   }
@@ -175,6 +192,51 @@ class AllocationTest {
           + probabilities[4] + probabilities[5] + probabilities[6] + probabilities[7]
           + probabilities[8] + probabilities[9], 1e-5, "the runs computed softmax outputs");
     }
+  }
+
+  /**
+   * A batching predictor's listener adds no allocation to a caller's rows run alone on its thread:
+   * such a run allocates its result, so the bytes with a listener are compared with the bytes
+   * without one; an object more per call would add at least 16 bytes per call.
+   */
+  @Test
+  void aBatchListenerAddsNoAllocationToACallersRunAlone() {
+    LongAdder callers = new LongAdder();
+    LongAdder rowsHeard = new LongAdder();
+    BatchListener counting = new BatchListener() {
+      @Override
+      public void onCallerStarted(long waitNanos) {
+        callers.increment();
+      }
+
+      @Override
+      public void onRun(int runCallers, int runRows, long runNanos, boolean failed) {
+        rowsHeard.add(runRows);
+      }
+    };
+    // A model of a few microseconds a run (y = x * [2, 3, 4] + 1), so that the rounds are short.
+    try (SavedModel small = SavedModel.load(TestModels.modelPath("versioned_a"));
+        Predictor predictor = small.predictor("serving_default");
+        Tensor rows = Tensor.of(new float[3], 1, 3);
+        BatchingPredictor plain = BatchingPredictor.builder(predictor).build();
+        BatchingPredictor heard = BatchingPredictor.builder(predictor).listener(counting)
+            .build()) {
+      long without = bytesOfRunsAlone(plain, rows);
+      long with = bytesOfRunsAlone(heard, rows);
+      assertTrue(with <= without + CALLS * 8L, "bytes allocated by " + CALLS + " runs alone: "
+          + with + " with a listener, " + without + " without");
+      assertEquals(heard.rowsRun(), rowsHeard.sum(), "the listener heard every run's rows");
+      assertEquals(heard.rowsRun(), callers.sum(), "and each call start: one row per call");
+    }
+  }
+
+  /** The fewest bytes of a round of blocking calls, which (nearly all) run alone. */
+  private static long bytesOfRunsAlone(BatchingPredictor batcher, Tensor rows) {
+    long bytes = fewestBytesAllocated(() -> batcher.predict(rows).close());
+    // The policy probes batching now and then: a few calls queue, not a round's worth.
+    assertTrue(batcher.runsAlone() >= batcher.batchesRun() * 9 / 10, batcher.runsAlone()
+        + " of " + batcher.batchesRun() + " calls ran alone");
+    return bytes;
   }
 
   /**

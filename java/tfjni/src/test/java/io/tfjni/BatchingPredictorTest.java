@@ -189,6 +189,58 @@ class BatchingPredictorTest {
     }
   }
 
+  /**
+   * Listeners hear each batch before its callers are answered (its callers, rows, and whether it
+   * failed) and each caller's start; one that throws changes no caller's answer.
+   */
+  @Test
+  void listenersHearEveryBatchAndOneThatThrowsChangesNoAnswer() throws Exception {
+    List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+    BatchListener recording = new BatchListener() {
+      @Override
+      public void onCallerStarted(long waitNanos) {
+        heard.add(waitNanos >= 0 ? "caller" : "negative wait " + waitNanos);
+      }
+
+      @Override
+      public void onRun(int callers, int rows, long runNanos, boolean failed) {
+        heard.add("run of " + callers + " callers, " + rows + " rows" + (failed ? ", failed" : ""));
+      }
+    };
+    BatchListener throwing = new BatchListener() {
+      @Override
+      public void onCallerStarted(long waitNanos) {
+        throw new IllegalStateException("a broken listener");
+      }
+
+      @Override
+      public void onRun(int callers, int rows, long runNanos, boolean failed) {
+        throw new IllegalStateException("a broken listener");
+      }
+    };
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("checked"));
+        Predictor predictor = model.predictor("double");
+        BatchingPredictor batcher = waitForFullBatches(predictor, 3).listener(throwing)
+            .listener(recording).build();
+        Tensor one = Tensor.of(new float[] {1, 2}, 1, 2);
+        Tensor two = Tensor.of(new float[] {3, 4, 5, 6}, 2, 2);
+        Tensor notFinite = Tensor.of(new float[] {Float.NaN, 0}, 1, 2)) {
+      CompletableFuture<BatchedResult> first = batcher.submit(one);
+      CompletableFuture<BatchedResult> second = batcher.submit(two);
+      assertArrayEquals(new float[] {2, 4}, first.get().get(0).toFloatArray());
+      first.get().close();
+      assertArrayEquals(new float[] {6, 8, 10, 12}, second.get().get(0).toFloatArray());
+      second.get().close();
+      List<CompletableFuture<BatchedResult>> failing = List.of(batcher.submit(one),
+          batcher.submit(notFinite), batcher.submit(one));
+      for (CompletableFuture<BatchedResult> answer : failing) {
+        assertInstanceOf(TensorFlowException.class, failureOf(answer));
+      }
+      assertEquals(List.of("caller", "caller", "run of 2 callers, 3 rows", "caller", "caller",
+          "caller", "run of 3 callers, 3 rows, failed"), heard);
+    }
+  }
+
   @Test
   void closeFailsTheWaitingCallersAndRefusesNewOnes() throws Exception {
     try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DocumentationSnippetsTest {
   /** Modules whose tests run the blocks that name them. */
   private static final Set<String> MODULES = Set.of(MarkdownSnippets.DEFAULT_MODULE,
-      "tfjni-spark", "tfjni-flink");
+      "tfjni-spark", "tfjni-flink", "tfjni-micrometer");
 
   /** What a block may use without declaring it: the imports, then the values by name. */
   static final List<String> IMPORTS = List.of("io.tfjni.*", "io.tfjni.serving.*",

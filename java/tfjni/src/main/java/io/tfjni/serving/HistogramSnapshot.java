@@ -12,7 +12,7 @@ import java.util.Arrays;
  */
 public final class HistogramSnapshot {
   /** The number of buckets. */
-  public static final int BUCKETS = 32;
+  public static final int BUCKETS = BucketCounts.BUCKETS;
 
   private final long[] counts;
   private final long count;
@@ -87,21 +87,8 @@ public final class HistogramSnapshot {
    * @return that bound; zero if nothing was recorded
    */
   public Duration percentile(double q) {
-    if (!(q > 0 && q <= 1)) {
-      throw new IllegalArgumentException("the fraction must be in (0, 1], got " + q);
-    }
-    if (count == 0) {
-      return Duration.ZERO;
-    }
-    long rank = (long) Math.ceil(q * count);
-    long seen = 0;
-    for (int bucket = 0; bucket < BUCKETS; bucket++) {
-      seen += counts[bucket];
-      if (seen >= rank) {
-        return upperBound(bucket);
-      }
-    }
-    throw new AssertionError("rank " + rank + " beyond count " + count);
+    int bucket = BucketCounts.bucketAtRank(counts, count, q);
+    return bucket < 0 ? Duration.ZERO : upperBound(bucket);
   }
 
   /**

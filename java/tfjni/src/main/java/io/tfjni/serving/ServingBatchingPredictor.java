@@ -34,11 +34,14 @@ public final class ServingBatchingPredictor {
     return contract;
   }
 
-  /** This predictor's batching predictor on {@code version}, built with the user's options. */
+  /**
+   * This predictor's batching predictor on {@code version}, built with the user's options; the
+   * version's metrics hear its runs (queue waits, batch sizes).
+   */
   BatchingPredictor buildOn(LoadedVersion version) {
     BatchingPredictor.Builder builder = BatchingPredictor.builder(version.predictor(contract));
     options.accept(builder);
-    return builder.build();
+    return builder.listener(version.metrics).build();
   }
 
   /**

@@ -14,10 +14,11 @@ import jdk.jfr.Timespan;
  * The JDK Flight Recorder events of versioned serving, committed by a listener every {@link
  * VersionedModel} has. Loads, failed loads, swaps and unloads are recorded whenever a recording
  * runs ({@code jcmd PID JFR.start}); runs only when {@value #RUN} is enabled, as its cost is per
- * call.
+ * call, and a batching predictor's runs only when {@value #BATCH} is.
  */
 final class ServingEvents implements ServingListener {
   static final String RUN = "io.tfjni.serving.Run";
+  static final String BATCH = "io.tfjni.serving.Batch";
 
   private final String model;
 
@@ -89,6 +90,24 @@ final class ServingEvents implements ServingListener {
     }
   }
 
+  /**
+   * Records one run of a version's batching predictor when {@value #BATCH} is enabled; otherwise
+   * the event object does not escape and the JIT removes it.
+   */
+  static void batch(String model, long version, int callers, int rows, long runTimeNanos,
+      boolean failed) {
+    BatchEvent event = new BatchEvent();
+    if (event.isEnabled()) {
+      event.model = model;
+      event.version = version;
+      event.callers = callers;
+      event.rows = rows;
+      event.runTime = runTimeNanos;
+      event.failed = failed;
+      event.commit();
+    }
+  }
+
   @Name("io.tfjni.serving.Load")
   @Label("Model Version Loaded")
   @Category({"tfjni", "Serving"})
@@ -150,5 +169,21 @@ final class ServingEvents implements ServingListener {
     @Label("Rows") long rows;
     @Label("Run Time") @Timespan long runTime;
     @Label("Error") @Description("TensorFlow's code, the exception's class, or empty") String error;
+  }
+
+  @Name(BATCH)
+  @Label("Model Batch")
+  @Category({"tfjni", "Serving"})
+  @Description("One run of a batching predictor (a batch, or a caller's rows run alone),"
+      + " committed when it ends")
+  @Enabled(false)
+  @StackTrace(false)
+  static final class BatchEvent extends Event {
+    @Label("Model") String model;
+    @Label("Version") long version;
+    @Label("Callers") int callers;
+    @Label("Rows") int rows;
+    @Label("Run Time") @Timespan long runTime;
+    @Label("Failed") boolean failed;
   }
 }

@@ -47,6 +47,11 @@ public record ServingMetrics(String model, long servingVersion, long swaps, long
    * @param inFlight the calls running now
    * @param runTime each call's time from the version's acquisition to its return, queueing in a
    *     batching predictor included
+   * @param queueWait for each call of a {@link ServingBatchingPredictor} whose rows ran, the time
+   *     its rows waited in the queue before their batch began (0 for a call whose rows ran alone
+   *     on its thread)
+   * @param batchSizes the rows of each run of the version's batching predictors (a batch, or a
+   *     call's rows run alone), padding not counted
    * @param loads how many times it loaded and warmed up (more than once if it came back)
    * @param failedLoads how many times it failed to load, to match or to warm up
    * @param unloads how many times it was unloaded
@@ -55,7 +60,8 @@ public record ServingMetrics(String model, long servingVersion, long swaps, long
    */
   public record Version(long version, long calls, long rows,
       Map<TensorFlowException.Code, Long> errors, long otherFailures, long inFlight,
-      HistogramSnapshot runTime, long loads, long failedLoads, long unloads, Duration loadTime,
+      HistogramSnapshot runTime, HistogramSnapshot queueWait, SizeHistogramSnapshot batchSizes,
+      long loads, long failedLoads, long unloads, Duration loadTime,
       Duration warmUpTime) {
 
     /**

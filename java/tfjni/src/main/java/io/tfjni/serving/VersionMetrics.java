@@ -1,5 +1,6 @@
 package io.tfjni.serving;
 
+import io.tfjni.BatchListener;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlowException;
 import java.time.Duration;
@@ -11,9 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The live counters of one version. The request path calls {@link #callStarted()} and {@link
  * #callEnded}: two clock reads and a few {@link LongAdder} additions, no lock, no allocation.
- * The version's load events are counted by {@link MetricsRecorder}.
+ * The version's batching predictors tell it of their runs (queue waits, batch sizes) as their
+ * {@link BatchListener}, as cheaply. The version's load events are counted by {@link
+ * MetricsRecorder}.
  */
-final class VersionMetrics {
+final class VersionMetrics implements BatchListener {
   private static final TensorFlowException.Code[] CODES = TensorFlowException.Code.values();
 
   final String model;
@@ -21,6 +24,8 @@ final class VersionMetrics {
   private final LongAdder inFlight = new LongAdder();
   private final LongAdder rows = new LongAdder();
   private final LatencyHistogram runTime = new LatencyHistogram();
+  private final LatencyHistogram queueWait = new LatencyHistogram();
+  private final SizeHistogram batchSizes = new SizeHistogram();
   private final LongAdder[] errorsByCode = new LongAdder[CODES.length];
   private final LongAdder otherFailures = new LongAdder();
   private final AtomicInteger holders = new AtomicInteger();
@@ -93,6 +98,17 @@ final class VersionMetrics {
     return null;
   }
 
+  @Override
+  public void onCallerStarted(long waitNanos) {
+    queueWait.record(waitNanos);
+  }
+
+  @Override
+  public void onRun(int callers, int rows, long runNanos, boolean failed) {
+    batchSizes.record(rows);
+    ServingEvents.batch(model, version, callers, rows, runNanos, failed);
+  }
+
   void loaded(Duration loadTime, Duration warmUpTime) {
     loads.increment();
     loadTimeNanos = loadTime.toNanos();
@@ -131,7 +147,8 @@ final class VersionMetrics {
     }
     HistogramSnapshot times = runTime.snapshot();
     return new ServingMetrics.Version(version, times.count(), rows.sum(), Map.copyOf(errors),
-        otherFailures.sum(), inFlight.sum(), times, loads.sum(), failedLoads.sum(), unloads.sum(),
+        otherFailures.sum(), inFlight.sum(), times, queueWait.snapshot(), batchSizes.snapshot(),
+        loads.sum(), failedLoads.sum(), unloads.sum(),
         Duration.ofNanos(loadTimeNanos), Duration.ofNanos(warmUpTimeNanos));
   }
 }

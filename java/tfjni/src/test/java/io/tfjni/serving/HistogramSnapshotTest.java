@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The run-time histogram alone: buckets and percentiles of recorded values with known answers. */
+/**
+ * The run-time and batch-size histograms alone: buckets and percentiles of recorded values with
+ * known answers.
+ */
 class HistogramSnapshotTest {
   private static Duration micros(long micros) {
     return Duration.ofNanos(micros * 1000);
@@ -65,5 +68,50 @@ class HistogramSnapshotTest {
     assertThrows(IllegalArgumentException.class, () -> empty.percentile(1.5));
     assertThrows(IndexOutOfBoundsException.class,
         () -> HistogramSnapshot.upperBound(HistogramSnapshot.BUCKETS));
+  }
+
+  @Test
+  void sizeBucketsEndAtPowersOfTwo() {
+    assertEquals(0, SizeHistogram.bucketOf(1), "up to 1");
+    assertEquals(1, SizeHistogram.bucketOf(2), "(1, 2]");
+    assertEquals(2, SizeHistogram.bucketOf(3), "(2, 4]");
+    assertEquals(2, SizeHistogram.bucketOf(4));
+    assertEquals(3, SizeHistogram.bucketOf(5), "(4, 8]");
+    assertEquals(5, SizeHistogram.bucketOf(32), "(16, 32]");
+    assertEquals(6, SizeHistogram.bucketOf(33), "(32, 64]");
+    assertEquals(SizeHistogramSnapshot.BUCKETS - 1, SizeHistogram.bucketOf(Integer.MAX_VALUE));
+    assertEquals(1, SizeHistogramSnapshot.upperBound(0));
+    assertEquals(32, SizeHistogramSnapshot.upperBound(5));
+    assertEquals(1L << 31, SizeHistogramSnapshot.upperBound(SizeHistogramSnapshot.BUCKETS - 1));
+    assertThrows(IndexOutOfBoundsException.class,
+        () -> SizeHistogramSnapshot.upperBound(SizeHistogramSnapshot.BUCKETS));
+  }
+
+  @Test
+  void sizePercentilesAreTheBoundsOfTheBucketsHoldingTheirRanks() {
+    SizeHistogram histogram = new SizeHistogram();
+    for (int i = 0; i < 60; i++) {
+      histogram.record(1);
+    }
+    for (int i = 0; i < 39; i++) {
+      histogram.record(7);  // (4, 8]
+    }
+    histogram.record(32);  // (16, 32]
+    SizeHistogramSnapshot snapshot = histogram.snapshot();
+
+    assertEquals(100, snapshot.count());
+    assertEquals(60 + 39 * 7 + 32, snapshot.sum());
+    assertEquals((60 + 39 * 7 + 32) / 100.0, snapshot.mean());
+    assertEquals(60, snapshot.bucketCount(0));
+    assertEquals(39, snapshot.bucketCount(3));
+    assertEquals(1, snapshot.bucketCount(5));
+    assertEquals(1, snapshot.p50(), "the 50th of 100 is a 1");
+    assertEquals(8, snapshot.percentile(0.61), "the 61st is the first 7");
+    assertEquals(8, snapshot.p99(), "the 99th is the last 7");
+    assertEquals(32, snapshot.percentile(1));
+    SizeHistogramSnapshot empty = new SizeHistogram().snapshot();
+    assertEquals(0, empty.p99());
+    assertEquals(0, empty.mean());
+    assertThrows(IllegalArgumentException.class, () -> empty.percentile(0));
   }
 }

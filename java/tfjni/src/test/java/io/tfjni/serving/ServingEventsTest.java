@@ -5,6 +5,7 @@ import static io.tfjni.serving.Exports.B;
 import static io.tfjni.serving.Exports.publish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfjni.BatchedResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TestModels;
@@ -15,6 +16,7 @@ import java.text.ParseException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -108,5 +110,46 @@ class ServingEventsTest {
     List<String> events = describeAll(serveAndRecord(recording));
     assertEquals(List.of("Load 1", "Swap -1->1", "LoadFailed 3 LOAD", "Load 2", "Swap 1->2",
         "Unload 1", "Run 2 rows 2 error ''", "Run 2 rows 2 error ''", "Unload 2"), events);
+  }
+
+  /**
+   * Batch events, on by name only: a batching predictor's full batch of two callers' rows, under
+   * JFR's default settings and with the batch event enabled.
+   */
+  @Test
+  void batchEventsWhenEnabled() throws IOException, ParseException {
+    publish(base, 1, A);
+    assertEquals(List.of(), batchEvents(new Recording(Configuration.getConfiguration("default"))),
+        "off in the default settings");
+    Recording enabled = new Recording();
+    enabled.enable(ServingEvents.BATCH);
+    assertEquals(List.of("Batch 1 callers 2 rows 3 failed false"), batchEvents(enabled));
+  }
+
+  private List<String> batchEvents(Recording recording) throws IOException {
+    recording.start();
+    try (VersionedModel model = VersionedModel.builder(base).name("events")
+        .pollInterval(Duration.ZERO).build();
+        Tensor one = Exports.row(1);
+        Tensor two = Tensor.of(new float[6], 2, 3)) {
+      // A delay no test outlasts: the batch runs when its rows reach the maximum of 3.
+      ServingBatchingPredictor batcher = model.batchingPredictor(SavedModel.DEFAULT_SIGNATURE,
+          List.of("x"), List.of(), options -> options.maxBatchSize(3)
+              .maxDelay(Duration.ofHours(1)));
+      CompletableFuture<BatchedResult> first = batcher.submit(one);
+      CompletableFuture<BatchedResult> second = batcher.submit(two);
+      first.join().close();
+      second.join().close();
+    }
+    recording.stop();
+    Path file = temp.resolve("batches.jfr");
+    recording.dump(file);
+    recording.close();
+    return RecordingFile.readAllEvents(file).stream()
+        .filter(e -> e.getEventType().getName().equals(ServingEvents.BATCH))
+        .peek(e -> assertEquals("events", e.getString("model")))
+        .map(e -> "Batch " + e.getLong("version") + " callers " + e.getInt("callers") + " rows "
+            + e.getInt("rows") + " failed " + e.getBoolean("failed"))
+        .toList();
   }
 }

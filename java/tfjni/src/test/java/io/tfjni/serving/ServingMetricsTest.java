@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfjni.AllocationTest;
 import io.tfjni.BatchedResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -141,5 +143,66 @@ class ServingMetricsTest {
       assertEquals(List.of(0L, 1L, 0L), List.of(three.calls(), three.failedLoads(),
           three.loads()));
     }
+  }
+
+  @Test
+  void countsEachBatchingCallsQueueWaitAndEachRunsRows() {
+    publish(base, 1, A);
+    VersionedModel model = build();
+    try {
+      // A delay no test outlasts: each batch runs when its rows reach the maximum of 4.
+      ServingBatchingPredictor fullBatches = model.batchingPredictor(
+          SavedModel.DEFAULT_SIGNATURE, List.of("x"), List.of(),
+          options -> options.maxBatchSize(4).maxDelay(Duration.ofHours(1)));
+      List<CompletableFuture<BatchedResult>> answers = new ArrayList<>();
+      try (Tensor one = Exports.row(1); Tensor two = Tensor.of(new float[6], 2, 3)) {
+        for (int i = 0; i < 4; i++) {
+          answers.add(fullBatches.submit(one));  // the first batch: 4 callers' 4 rows
+        }
+        answers.add(fullBatches.submit(two));  // the second: 2 + 1 + 1 rows of 3 callers
+        answers.add(fullBatches.submit(one));
+        answers.add(fullBatches.submit(one));
+      }
+      answers.forEach(answer -> answer.join().close());
+      ServingBatchingPredictor noDelay = model.batchingPredictor(SavedModel.DEFAULT_SIGNATURE,
+          List.of("x"), List.of(), options -> { });
+      try (Tensor one = Exports.row(2)) {
+        noDelay.predict(one).close();  // a run of 1 row: alone on this thread or a batch of one
+      }
+    } finally {
+      // Waits for the submitted calls' release of their version, which follows their count.
+      model.close();
+    }
+    ServingMetrics.Version one = version(model.metrics(), 1);
+    SizeHistogramSnapshot sizes = one.batchSizes();
+    assertEquals(3, sizes.count(), "three runs: " + sizes);
+    assertEquals(4 + 4 + 1, sizes.sum());
+    assertEquals(2, sizes.bucketCount(2), "two runs of 4 rows: the bucket (2, 4]");
+    assertEquals(1, sizes.bucketCount(0), "one run of 1 row");
+    assertEquals(4, sizes.p50());
+    HistogramSnapshot waits = one.queueWait();
+    assertEquals(4 + 3 + 1, waits.count(), "a wait per call whose rows ran");
+    assertEquals(one.calls(), waits.count(), "every call here is a batching call");
+    assertTrue(waits.sum().compareTo(one.runTime().sum()) <= 0,
+        "a call's wait is part of its run time: waits " + waits + ", runs " + one.runTime());
+  }
+
+  /**
+   * What a batching predictor tells a version's metrics of each run allocates nothing: the queue
+   * wait and batch size histograms, and the flight recorder's batch event while it is off (its
+   * object is removed by the JIT's escape analysis once the path is compiled: so many rounds).
+   */
+  @Test
+  void recordingARunAllocatesNothing() {
+    VersionMetrics metrics = new VersionMetrics("allocation", 1);
+    long bytes = AllocationTest.fewestBytesAllocated(() -> {
+      metrics.onCallerStarted(3_000);  // [2, 4) µs
+      metrics.onRun(1, 5, 10_000, false);  // (4, 8] rows
+    }, 200);
+    assertEquals(0, bytes, "bytes allocated by recording runs");
+    ServingMetrics.Version counted = metrics.snapshot();
+    assertEquals(counted.queueWait().count(), counted.queueWait().bucketCount(2));
+    assertEquals(counted.batchSizes().count(), counted.batchSizes().bucketCount(3));
+    assertEquals(5 * counted.batchSizes().count(), counted.batchSizes().sum());
   }
 }
