@@ -262,7 +262,7 @@ def main(argv):
         convert_layout(args.saved_model_dir, batch_sizes,
                        args.signatures.split(",") if args.signatures else None,
                        args.tags.split(","), say)
-    except (OSError, ValueError, KeyError, tf.errors.OpError) as e:
+    except Exception as e:  # loading the SavedModel or replacing the layout; conversions record theirs
         say("error: %s" % reason(e).strip("'\""))
         return EXIT_BAD_MODEL
     return 0
