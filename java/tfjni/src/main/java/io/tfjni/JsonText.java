@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * Reads JSON text into maps (in the text's order), lists, strings, doubles, booleans and null:
- * enough for the manifests tfjni's Python tools write, without a dependency.
+ * enough for the manifests tfjni's Python tools write, without a dependency. Like Python's json
+ * module, it also reads NaN, Infinity and -Infinity, which that module writes for such floats.
  */
 final class JsonText {
   private final String text;
@@ -51,7 +52,14 @@ final class JsonText {
         return word("false", Boolean.FALSE);
       case 'n':
         return word("null", null);
+      case 'N':
+        return word("NaN", Double.NaN);
+      case 'I':
+        return word("Infinity", Double.POSITIVE_INFINITY);
       default:
+        if (text.startsWith("-Infinity", at)) {
+          return word("-Infinity", Double.NEGATIVE_INFINITY);
+        }
         return number();
     }
   }

@@ -50,7 +50,7 @@ final class PreferredLiteRt implements AutoCloseable {
         }
         LiteRtModel model = open(conversion, threads);
         opened.add(model);
-        requireSameSpecs(conversion, signature, model.signature(conversion.signatureKey()));
+        requireSameSpecs(conversion, signature, model);
         models.computeIfAbsent(conversion.signatureKey(), k -> new HashMap<>())
             .put(conversion.batchSize(), new Loaded(conversion, model));
       }
@@ -84,8 +84,10 @@ final class PreferredLiteRt implements AutoCloseable {
 
   /** The converted model must take and give what the SavedModel's predictor does, in order. */
   private static void requireSameSpecs(LiteRtConversions.Conversion conversion,
-      Signature savedModel, Signature liteRt) {
-    String problem = differences("input", savedModel.inputs(), liteRt.inputs(),
+      Signature savedModel, LiteRtModel model) {
+    Signature liteRt = find(model.signatures(), savedModel.key());
+    String problem = liteRt == null ? "it has signatures " + model.signatures().stream()
+        .map(Signature::key).toList() : differences("input", savedModel.inputs(), liteRt.inputs(),
         conversion.batchSize());
     if (problem == null) {
       problem = differences("output", savedModel.outputs(), liteRt.outputs(),

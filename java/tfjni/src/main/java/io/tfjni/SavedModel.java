@@ -50,8 +50,7 @@ public final class SavedModel extends SessionModel {
   /**
    * Loads the meta graph with exactly these tags.
    *
-   * @param exportDir the SavedModel directory (holding {@code saved_model.pb})
-   * With {@link SessionOptions#preferLiteRt(int)}, it also loads the LiteRT models converted
+   * <p>With {@link SessionOptions#preferLiteRt(int)}, it also loads the LiteRT models converted
    * from it ({@link LiteRtConversions}: {@code DIR/litert/}) that belong to its signatures, for
    * {@link #predictor(String, int)}; a model that cannot be loaded, or does not take and give
    * what its signature does, fails the load (the message names the file).
