@@ -8,11 +8,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The LiteRT models converted from a SavedModel ({@code tfjni convert}), as its manifest records
@@ -117,9 +119,14 @@ public final class LiteRtConversions {
     for (Map.Entry<?, ?> signature : ((Map<?, ?>) root.get("signatures")).entrySet()) {
       String key = (String) signature.getKey();
       Map<?, ?> sizes = (Map<?, ?>) ((Map<?, ?>) signature.getValue()).get("batch_sizes");
+      Set<Integer> seen = new HashSet<>();
       for (Map.Entry<?, ?> size : sizes.entrySet()) {
-        conversions.add(conversion(layout, key, Integer.parseInt((String) size.getKey()),
-            (Map<?, ?>) size.getValue()));
+        int batch = Integer.parseInt((String) size.getKey());
+        if (!seen.add(batch)) {
+          throw new IllegalArgumentException("signature " + key + " has batch " + batch
+              + " twice");
+        }
+        conversions.add(conversion(layout, key, batch, (Map<?, ?>) size.getValue()));
       }
     }
     conversions.sort(Comparator.comparing(Conversion::signatureKey)

@@ -282,6 +282,10 @@ class PreferLiteRtTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> SavedModel.load(copy, PREFER, SavedModel.DEFAULT_TAG));
     TestModels.assertMentions(e, manifest.toString(), "format");
+    Files.writeString(manifest, "{\"format\": 1, \"signatures\": {\"serving_default\":"
+        + " {\"batch_sizes\": {\"3\": {\"error\": \"a\"}, \"03\": {\"error\": \"b\"}}}}}");
+    e = assertThrows(IllegalArgumentException.class, () -> LiteRtConversions.read(copy));
+    TestModels.assertMentions(e, manifest.toString(), "batch 3 twice");
     Files.writeString(manifest, "{\"format\": 1, \"signatures\": ");
     e = assertThrows(IllegalArgumentException.class, () -> LiteRtConversions.read(copy));
     TestModels.assertMentions(e, manifest.toString(), "not JSON");
