@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         + " not convert), replacing an earlier DIR/litert. SavedModel.load with"
         + " SessionOptions.preferLiteRt runs them (docs/LITERT.md)."},
     footer = {"", "Python: --python, else TFJNI_PYTHON, else the virtual environment libtensorflow"
-        + " comes from (TFJNI_TENSORFLOW_DIR = VENV/lib/python3.X/site-packages/tensorflow), else"
+        + " comes from (TFJNI_TENSORFLOW_DIR = VENV/lib/python3*/site-packages/tensorflow), else"
         + " python3 on the PATH; it needs TensorFlow (pip install tensorflow)."})
 final class ConvertCommand implements Callable<Integer> {
   static final String SCRIPT = "litert_convert.py";
@@ -58,10 +58,10 @@ final class ConvertCommand implements Callable<Integer> {
   Path dir;
 
   @Option(names = {"--batch-sizes", "--batch_sizes"}, required = true, split = ",",
-      paramLabel = "N,...", description = "The batch sizes to convert at, e.g. 1,8.")
+      paramLabel = "N", description = "The batch sizes to convert at, e.g. 1,8.")
   List<Integer> batchSizes;
 
-  @Option(names = "--signatures", split = ",", paramLabel = "KEY,...",
+  @Option(names = "--signatures", split = ",", paramLabel = "KEY",
       description = "The signatures to convert (default: all).")
   List<String> signatures;
 
