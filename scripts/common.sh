@@ -119,7 +119,7 @@ models_dir() {
   local hash
   hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/text_ops_model.py" \
     "$ROOT/scripts/djl_layer_goldens.py" "$ROOT/scripts/djl_recurrent_goldens.py" "$ROOT/scripts/warmup_requests.py" \
-    "$ROOT/scripts/litert_models.py" \
+    "$ROOT/scripts/litert_models.py" "$ROOT/scripts/litert_convert.py" \
     "$ROOT/scripts/requirements.txt" "$ROOT/scripts/requirements-text.txt" "$ROOT/scripts/requirements-serving.txt" |
     sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-onednn$TF_ENABLE_ONEDNN_OPTS-$hash"

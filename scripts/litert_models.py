@@ -2,19 +2,25 @@
 
 generate_models.py calls build_litert_models(out_dir) after writing the SavedModels. Each model is
 converted by tf.lite.TFLiteConverter with STATIC shapes (LiteRT's compiled-model API refuses a
-dynamic batch), one file per batch size, into OUT_DIR/litert/. For fixed inputs the manifest keeps
+dynamic batch), one file per batch size: digits and half_plus_two as `tfjni convert` converts a
+SavedModel (litert_convert.py's layout inside the SavedModel, with its conversion.json), the
+others, which need shapes or signatures of their own, into OUT_DIR/litert/. For fixed inputs the manifest keeps
 the source model's outputs as TensorFlow Python computes them (the oracle) and the largest
 difference TensorFlow's own tf.lite.Interpreter shows against them; the tolerance a test allows is
 max(1e-5, 10 x that difference): another build of the same kernels (XNNPACK) may round differently,
 but not by an order of magnitude more.
 """
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import tensorflow as tf
 
 from golden import encode_tensor
+from litert_convert import (LAYOUT_DIR, convert_layout, convert_saved_model, interpreter_outputs,
+                            load_tensorflow, max_differences, signature_specs, static_call,
+                            tf_outputs)
+
+load_tensorflow()
 
 SEED = 1234
 MIN_TOLERANCE = 1e-5
@@ -22,61 +28,15 @@ TOLERANCE_FACTOR = 10.0
 INTERPRETER_THREADS = 2
 
 
-def convert_saved_model(source, functions, tflite_path):
-    """Saves `functions` ({signature key: tf.function with a static input signature} calling the
-    loaded SavedModel `source`) as a SavedModel in a temporary directory and converts that,
-    keeping the keys and input names."""
-    holder = tf.Module()
-    holder.source = source  # tracks the variables the functions capture
-    holder.functions = functions
-    with tempfile.TemporaryDirectory() as static_dir:
-        tf.saved_model.save(holder, static_dir, signatures={
-            key: fn.get_concrete_function() for key, fn in functions.items()})
-        converter = tf.lite.TFLiteConverter.from_saved_model(
-            static_dir, signature_keys=sorted(functions))
-        tflite_path.write_bytes(converter.convert())
-
-
-def signature_specs(interpreter, key):
-    """{inputs: {name: {dtype, shape}}, outputs: ...} of one signature as TensorFlow Lite reads it."""
-    runner = interpreter.get_signature_runner(key)
-
-    def specs(details):
-        return {name: {"dtype": tf.as_dtype(d["dtype"]).name, "shape": [int(s) for s in d["shape"]]}
-                for name, d in details.items()}
-    return {"inputs": specs(runner.get_input_details()),
-            "outputs": specs(runner.get_output_details())}
-
-
 def record_case(out_dir, name, model, key, inputs, expected):
     """A case: the inputs, TensorFlow's outputs, the interpreter's difference and the tolerance."""
-    interpreter = tf.lite.Interpreter(model_path=str(out_dir / model["path"]),
-                                      num_threads=INTERPRETER_THREADS)
-    got = interpreter.get_signature_runner(key)(**inputs)
-    if sorted(got) != sorted(expected):
-        raise ValueError("%s: outputs %s, TensorFlow gave %s" % (name, sorted(got), sorted(expected)))
-    difference = max(float(np.max(np.abs(np.asarray(got[k], np.float64) - np.asarray(v, np.float64))))
-                     if np.asarray(v).size else 0.0 for k, v in expected.items())
+    got = interpreter_outputs(out_dir / model["path"], key, inputs, INTERPRETER_THREADS)
+    difference = max(max_differences(expected, got).values())
     return {"name": name, "model": model["name"], "signature": key,
             "inputs": {k: encode_tensor(v) for k, v in inputs.items()},
             "outputs": {k: encode_tensor(np.asarray(v)) for k, v in sorted(expected.items())},
             "interpreter_max_difference": difference,
             "tolerance": max(MIN_TOLERANCE, TOLERANCE_FACTOR * difference)}
-
-
-def tf_outputs(signature, inputs):
-    """A loaded signature's outputs for numpy `inputs`, as numpy arrays."""
-    outputs = signature(**{k: tf.constant(v) for k, v in inputs.items()})
-    return {k: v.numpy() for k, v in outputs.items()}
-
-
-def static_call(signature, specs):
-    """A tf.function of static input `specs` ({name: TensorSpec}) calling a loaded signature."""
-    names = list(specs)
-
-    def call(*args):
-        return signature(**dict(zip(names, args)))
-    return tf.function(call, input_signature=[specs[n] for n in names])
 
 
 def build_litert_models(out_dir):
@@ -85,24 +45,35 @@ def build_litert_models(out_dir):
     rng = np.random.default_rng(SEED)
     models, cases = {}, []
 
-    def add_model(name, source, convert):
-        model = {"name": name, "source": source, "path": "litert/%s.tflite" % name}
-        convert(out_dir / model["path"])
+    def add_model(name, source, convert, path=None):
+        """Registers a model: converted now into OUT_DIR/litert/, or already at `path`."""
+        model = {"name": name, "source": source, "path": path or "litert/%s.tflite" % name}
+        if convert:
+            convert(out_dir / model["path"])
         interpreter = tf.lite.Interpreter(model_path=str(out_dir / model["path"]))
         model["signatures"] = {key: signature_specs(interpreter, key)
                                for key in sorted(interpreter.get_signature_list())}
         models[name] = model
         return model
 
-    # A small CNN (Keras Conv2D, Flatten, Dense softmax), at batch 1 and 4.
+    def add_layout(source, batch_sizes, signature_keys=None):
+        """Converts a SavedModel as `tfjni convert` does; returns {(key, batch): file} of those
+        that converted, relative to OUT_DIR."""
+        manifest = convert_layout(out_dir / source, batch_sizes, signature_keys)
+        conversions[source] = {"batch_sizes": list(batch_sizes), "manifest": manifest}
+        return {(key, int(n)): "%s/%s/%s" % (source, LAYOUT_DIR, entry["file"])
+                for key, signature in manifest["signatures"].items()
+                for n, entry in signature["batch_sizes"].items() if "file" in entry}
+
+    # A small CNN (Keras Conv2D, Flatten, Dense softmax), at batch 1 and 4: the layout of
+    # `tfjni convert digits --signatures serving_default --batch-sizes 1,4`.
+    conversions = {}
+    digits_files = add_layout("digits", (1, 4), ["serving_default"])
     digits = tf.saved_model.load(str(out_dir / "digits"))
     images = np.load(out_dir / "digits_holdout_images.npy")
     for batch in (1, 4):
-        fn = static_call(digits.signatures["serving_default"],
-                         {"images": tf.TensorSpec([batch, 8, 8, 1], tf.float32, name="images")})
-        model = add_model("digits_b%d" % batch, "digits",
-                          lambda path: convert_saved_model(digits,
-                                                           {"serving_default": fn}, path))
+        model = add_model("digits_b%d" % batch, "digits", None,
+                          digits_files[("serving_default", batch)])
         x = images[:batch]
         cases.append(record_case(out_dir, "litert_digits_b%d" % batch, model, "serving_default",
                                  {"images": x},
@@ -128,12 +99,11 @@ def build_litert_models(out_dir):
                              tf_outputs(multi.signatures["scale"], {"x": x})))
 
     # Two inputs that do not commute (0.5 x + offset): fed in the wrong order, the values differ.
+    # The layout of `tfjni convert half_plus_two --batch-sizes 3`: plus_offset and serving_default
+    # convert, regress_x_to_y (a string input) is recorded as not converting.
+    half_files = add_layout("half_plus_two", (3,))
     half = tf.saved_model.load(str(out_dir / "half_plus_two"))
-    functions = {"plus_offset": static_call(half.signatures["plus_offset"], {
-        "x": tf.TensorSpec([3, 1], tf.float32, name="x"),
-        "offset": tf.TensorSpec([], tf.float32, name="offset")})}
-    model = add_model("half_plus_two", "half_plus_two",
-                      lambda path: convert_saved_model(half, functions, path))
+    model = add_model("half_plus_two", "half_plus_two", None, half_files[("plus_offset", 3)])
     xs = np.array([[1.0], [-2.0], [10.0]], np.float32)
     offset = np.array(-7.25, np.float32)
     inputs = {"x": xs, "offset": offset}
@@ -171,4 +141,5 @@ def build_litert_models(out_dir):
     model["input_sensitivity"] = float(np.max(np.abs(moved[1] - moved[0])))
 
     summary = ", ".join("%s %.1e" % (c["name"], c["interpreter_max_difference"]) for c in cases)
-    return {"models": models, "cases": cases}, "interpreter differences: " + summary
+    return ({"models": models, "cases": cases, "conversions": conversions},
+            "interpreter differences: " + summary)

@@ -23,6 +23,8 @@ public final class SavedModel extends SessionModel {
   public static final String DEFAULT_SIGNATURE = "serving_default";
 
   private final List<Signature> signatures;
+  /** Set once at load, before the model is handed out; {@link PreferredLiteRt#none()} if unused. */
+  private PreferredLiteRt liteRt = PreferredLiteRt.none();
   private final Object mapApiLock = new Object();
   /** Predictors of the map API; replaced as a whole under mapApiLock, read without a lock. */
   private volatile MapApiPredictor[] mapApiPredictors = new MapApiPredictor[0];
@@ -48,14 +50,22 @@ public final class SavedModel extends SessionModel {
   /**
    * Loads the meta graph with exactly these tags.
    *
+   * <p>With {@link SessionOptions#preferLiteRt(int)}, it also loads the LiteRT models converted
+   * from it ({@link LiteRtConversions}: {@code DIR/litert/}) that belong to its signatures, for
+   * {@link #predictor(String, int)}; a model that cannot be loaded, or does not take and give
+   * what its signature does, fails the load (the message names the file).
+   *
    * @param exportDir the SavedModel directory (holding {@code saved_model.pb})
-   * @param options the session's settings (threads, devices, a ConfigProto)
+   * @param options the session's settings (threads, devices, a ConfigProto, LiteRT)
    * @param tags the meta graph's tags, at least one
    * @return the model, owned by the caller: close it, which closes its predictors
-   * @throws IllegalArgumentException if no tag is given
+   * @throws IllegalArgumentException if no tag is given, or the LiteRT manifest is malformed
    * @throws NullPointerException if an argument is null
+   * @throws IllegalStateException if LiteRT is preferred, a converted model exists and LiteRT's
+   *     runtime library is not configured
    * @throws TensorFlowException TensorFlow's error if the directory holds no loadable SavedModel
-   *     with those tags ({@code NOT_FOUND} for a missing directory or meta graph)
+   *     with those tags ({@code NOT_FOUND} for a missing directory or meta graph); LiteRT's for a
+   *     converted model it cannot load; {@code INVALID_ARGUMENT} for one that does not fit
    */
   public static SavedModel load(Path exportDir, SessionOptions options, String... tags) {
     Objects.requireNonNull(exportDir, "exportDir");
@@ -71,12 +81,22 @@ public final class SavedModel extends SessionModel {
     ThreadPools.started(options);
     long handle = nativeLoad(exportDir.toString(), tags.clone(), options.scalars(),
         options.visibleDevices(), options.rawConfig(), options.poolThreads(), options.poolNames());
+    SavedModel model;
     try {
-      return new SavedModel(handle);
+      model = new SavedModel(handle);
     } catch (RuntimeException | Error e) {
       nativeDelete(handle);
       throw e;
     }
+    if (options.liteRtThreads() > 0) {
+      try {
+        model.liteRt = PreferredLiteRt.load(exportDir, model.signatures, options.liteRtThreads());
+      } catch (RuntimeException | Error e) {
+        model.close();
+        throw e;
+      }
+    }
+    return model;
   }
 
   /**
@@ -109,6 +129,46 @@ public final class SavedModel extends SessionModel {
    */
   public Predictor predictor(String signatureKey) {
     return predictor(signatureKey, signature(signatureKey).inputKeys(), List.of());
+  }
+
+  /**
+   * A predictor for runs of one batch size: LiteRT's, if the model was loaded with {@link
+   * SessionOptions#preferLiteRt(int)} and the signature was converted at this size ({@link
+   * #liteRtBatchSizes(String)}; choosing it is logged at INFO to the {@code System.Logger}
+   * "io.tfjni"), else TensorFlow's, as {@link #predictor(String)}. Either feeds every input and
+   * fetches every output in key order; LiteRT's takes exactly this batch size (its specs are
+   * static), TensorFlow's any. Run options and run metadata are TensorFlow's only.
+   *
+   * @param signatureKey the signature's key
+   * @param batchSize the leading dimension of the inputs the predictor will be given
+   * @return the predictor, owned by this model (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException if the signature does not exist or {@code batchSize} is
+   *     below 1
+   * @throws IllegalStateException if the model is closed
+   */
+  public Predictor predictor(String signatureKey, int batchSize) {
+    signature(signatureKey);
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
+    }
+    if (isClosed()) {
+      throw new IllegalStateException("SavedModel is closed");
+    }
+    Predictor liteRtPredictor = liteRt.predictor(signatureKey, batchSize);
+    return liteRtPredictor != null ? liteRtPredictor : predictor(signatureKey);
+  }
+
+  /**
+   * The batch sizes at which {@link #predictor(String, int)} runs a signature with LiteRT.
+   *
+   * @param signatureKey the signature's key
+   * @return the sizes, ascending; empty unless the model was loaded with {@link
+   *     SessionOptions#preferLiteRt(int)} and the signature was converted ({@code tfjni convert})
+   * @throws IllegalArgumentException if the signature does not exist
+   */
+  public List<Integer> liteRtBatchSizes(String signatureKey) {
+    signature(signatureKey);
+    return liteRt.batchSizes(signatureKey);
   }
 
   /**
@@ -330,6 +390,7 @@ public final class SavedModel extends SessionModel {
   @Override
   void freeModel(long handle) {
     mapApiPredictors = new MapApiPredictor[0];
+    liteRt.close();
     nativeDelete(handle);
   }
 

@@ -45,6 +45,7 @@ public final class SessionOptions {
   private byte[] rawConfigProto;
   private final List<Integer> poolThreads = new ArrayList<>();
   private final List<String> poolNames = new ArrayList<>();
+  private int liteRtThreads;
 
   private SessionOptions() {}
 
@@ -89,6 +90,28 @@ public final class SessionOptions {
           + " got " + threads);
     }
     interOpThreads = threads;
+    return this;
+  }
+
+  /**
+   * Runs each signature at each batch size that {@code tfjni convert} converted to LiteRT with
+   * LiteRT instead of TensorFlow: {@code SavedModel.load} loads the converted models it finds in
+   * the SavedModel directory ({@link LiteRtConversions}), and {@link SavedModel#predictor(String,
+   * int)} runs one of them for a batch size that has one, and TensorFlow otherwise. Not a
+   * TensorFlow session setting: it leaves {@link #toConfigProto()} as it is. LiteRT's runtime
+   * library must be configured (see {@link LiteRtModel}).
+   *
+   * @param threads the CPU threads each LiteRT model uses for a run, at least 1; 0 (the default)
+   *     to run every batch size with TensorFlow
+   * @return these options
+   * @throws IllegalArgumentException if {@code threads} is negative
+   */
+  public SessionOptions preferLiteRt(int threads) {
+    if (threads < 0) {
+      throw new IllegalArgumentException("LiteRT thread count must be >= 1, or 0 for TensorFlow"
+          + " only, got " + threads);
+    }
+    liteRtThreads = threads;
     return this;
   }
 
@@ -240,6 +263,11 @@ public final class SessionOptions {
   /** The intra-op count set, 0 (TensorFlow's choice) if none is. */
   int intraOpThreadCount() {
     return intraOpThreads == UNSET ? 0 : (int) intraOpThreads;
+  }
+
+  /** The threads of each preferred LiteRT model; 0 if LiteRT is not preferred. */
+  int liteRtThreads() {
+    return liteRtThreads;
   }
 
   boolean runsOnCallerThread() {

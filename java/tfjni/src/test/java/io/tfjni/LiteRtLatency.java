@@ -52,7 +52,7 @@ public final class LiteRtLatency {
           contender("LiteRT", denseLite.predictor("serving_default"), x));
     }
     try (SavedModel digits = SavedModel.load(models.resolve("digits"), options, "serve");
-        LiteRtModel digitsLite = LiteRtModel.load(models.resolve("litert/digits_b1.tflite"),
+        LiteRtModel digitsLite = LiteRtModel.load(models.resolve("digits/litert/serving_default/batch-1.tflite"),
             THREADS);
         Tensor images = Tensor.allocate(DataType.FLOAT, 1, 8, 8, 1)) {
       compare("digits CNN 8x8, batch 1", 2000, 5000,

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class LiteRtModelTest {
-  private static JsonNode litert() {
+  static JsonNode litert() {
     return TestModels.manifest().path("litert");
   }
 
@@ -40,7 +40,7 @@ class LiteRtModelTest {
     return TestModels.dir().resolve(litert().path("models").path(model).path("path").asText());
   }
 
-  private static JsonNode litertCase(String name) {
+  static JsonNode litertCase(String name) {
     for (JsonNode c : litert().path("cases")) {
       if (c.path("name").asText().equals(name)) {
         return c;
@@ -50,7 +50,7 @@ class LiteRtModelTest {
   }
 
   /** The case's inputs in the predictor's order (close them). */
-  private static Tensor[] inputs(Predictor predictor, JsonNode c) {
+  static Tensor[] inputs(Predictor predictor, JsonNode c) {
     List<Tensor> tensors = new ArrayList<>();
     for (TensorSpec spec : predictor.inputs()) {
       tensors.add(TestModels.tensor(c.path("inputs").path(spec.key())));
@@ -58,14 +58,14 @@ class LiteRtModelTest {
     return tensors.toArray(new Tensor[0]);
   }
 
-  private static void close(Tensor[] tensors) {
+  static void close(Tensor[] tensors) {
     for (Tensor t : tensors) {
       t.close();
     }
   }
 
   /** Every output as TensorFlow Python's, within the case's tolerance (absolute). */
-  private static void assertOutputs(JsonNode c, RunResult result) {
+  static void assertOutputs(JsonNode c, RunResult result) {
     double tolerance = c.path("tolerance").asDouble();
     assertTrue(tolerance > 0 && tolerance < 1e-3, "tolerance " + tolerance);
     assertEquals(TestModels.fieldNames(c.path("outputs")).stream().sorted().toList(),

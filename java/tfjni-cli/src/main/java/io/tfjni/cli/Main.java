@@ -15,14 +15,14 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
- * The {@code tfjni} command: show, run, bench, demo and devices. Every mistake in the arguments or inputs
- * is reported as one line on stderr with a non-zero exit status: 2 for bad arguments and inputs,
- * 1 for failures while working (set TFJNI_DEBUG=1 for stack traces).
+ * The {@code tfjni} command: show, run, convert, bench, demo and devices. Every mistake in the
+ * arguments or inputs is reported as one line on stderr with a non-zero exit status: 2 for bad
+ * arguments and inputs, 1 for failures while working (set TFJNI_DEBUG=1 for stack traces).
  */
 @Command(name = "tfjni",
     description = "TensorFlow SavedModels from the command line, through tfjni's JNI bridge.",
-    subcommands = {ShowCommand.class, RunCommand.class, BenchCommand.class, DemoCommand.class,
-        DevicesCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {ShowCommand.class, RunCommand.class, ConvertCommand.class, BenchCommand.class,
+        DemoCommand.class, DevicesCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     footer = {"", "Run 'tfjni COMMAND --help' for a command's options.",
         "Exit status: 0 on success, 2 for bad arguments or inputs, 1 for other failures.",
@@ -128,7 +128,7 @@ public final class Main implements Callable<Integer> {
       return 0;
     }
     throw new ParameterException(spec.commandLine(),
-        "missing command: show, run, bench, demo, devices or help");
+        "missing command: show, run, convert, bench, demo, devices or help");
   }
 
   static String prefix(CommandLine commandLine) {

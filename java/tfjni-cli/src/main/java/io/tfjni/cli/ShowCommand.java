@@ -17,13 +17,16 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tfjni show}: what saved_model_cli show prints, in the same layout, read from
  * saved_model.pb without loading TensorFlow. Differences: ops are listed sorted; a
- * {@code --signature_def} without {@code --tag_set} uses the model's only MetaGraphDef.
+ * {@code --signature_def} without {@code --tag_set} uses the model's only MetaGraphDef. With
+ * {@code --litert}, the converted LiteRT models instead (tfjni's own).
  */
 @Command(name = "show", sortOptions = false,
     description = {"Shows a SavedModel's tag-sets, SignatureDefs, and the dtype, shape and graph"
         + " tensor of each input and output, in saved_model_cli's layout.",
         "With --dir only: the tag-sets. With --tag_set: its SignatureDef keys. With"
-        + " --signature_def too: that signature's inputs and outputs. --all: everything."})
+        + " --signature_def too: that signature's inputs and outputs. --all: everything.",
+        "--litert: instead, the LiteRT models 'tfjni convert' wrote for it (DIR/litert), with"
+        + " the differences from TensorFlow recorded for each, or why one does not convert."})
 final class ShowCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -50,6 +53,10 @@ final class ShowCommand implements Callable<Integer> {
       description = "Also list the ops the MetaGraphDef uses (with --tag_set).")
   boolean listOps;
 
+  @Option(names = "--litert",
+      description = "List the converted LiteRT models (signatures and batch sizes) instead.")
+  boolean litert;
+
   @Mixin
   OpLibraryOptions opLibraries;
 
@@ -60,6 +67,11 @@ final class ShowCommand implements Callable<Integer> {
       spec.commandLine().getOut().print(OpLibraryOptions.describe(opLibraries.load()));
     }
     SavedModelInfo info = SavedModelInfo.read(dir);
+    if (litert) {
+      spec.commandLine().getOut().print(LiteRtListing.render(dir));
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
     String text = render(info, tagSet, signatureDef, all, listOps);
     spec.commandLine().getOut().print(text);
     spec.commandLine().getOut().flush();

@@ -274,7 +274,7 @@ class CliErrorsTest {
 
   @Test
   void helpForEveryCommand() {
-    for (String command : List.of("show", "run", "bench", "demo")) {
+    for (String command : List.of("show", "run", "convert", "bench", "demo")) {
       Outcome help = CliTestSupport.inProcess(command, "--help");
       assertEquals(0, help.exitCode(), help.toString());
       assertTrue(help.out().startsWith("Usage: tfjni " + command + " "), help.out());
@@ -282,7 +282,7 @@ class CliErrorsTest {
     }
     Outcome top = CliTestSupport.inProcess("--help");
     assertEquals(0, top.exitCode());
-    for (String command : List.of("show", "run", "bench", "demo")) {
+    for (String command : List.of("show", "run", "convert", "bench", "demo")) {
       assertTrue(top.out().contains("\n  " + command + " "), top.out());
     }
   }
