@@ -24,8 +24,9 @@ bench:
 release:
 	@scripts/release.sh $(if $(GPG_KEY),--gpg-key $(GPG_KEY)) $(VERSION)
 
-# TensorFlow's runtime artifacts (io.tfjni:tfjni-tensorflow-cpu and -gpu, TensorFlow's version), one
-# staging directory per variant in build/release/tensorflow-TF_VERSION (scripts/release-runtime.sh).
+# The runtime artifacts (io.tfjni:tfjni-tensorflow-cpu and -gpu at TensorFlow's version,
+# io.tfjni:tfjni-litert at LiteRT's), one staging directory each in build/release
+# (scripts/release-runtime.sh).
 release-runtime:
 	@scripts/release-runtime.sh $(if $(GPG_KEY),--gpg-key $(GPG_KEY))
 

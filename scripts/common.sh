@@ -46,12 +46,23 @@ MAVEN_REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
 tfjni_version() {
   sed -n 's|^ *<revision>\(.*\)</revision>.*|\1|p' "$ROOT/java/pom.xml"
 }
-# Every runtime artifact (scripts/runtime-artifact.sh) as PLATFORM/VARIANT: gpu is linux-x86_64's only.
-RUNTIME_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu)
-runtime_platforms_of() {  # runtime_platforms_of VARIANT: its platforms (the jars' classifiers)
+# Every runtime artifact (scripts/runtime-artifact.sh) as PLATFORM/KIND. A kind is a TensorFlow
+# variant (cpu, gpu: gpu is linux-x86_64's only) or litert, LiteRT's runtime, published for the
+# platforms PyPI has ai-edge-litert wheels for (docs/LITERT.md).
+RUNTIME_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu
+  linux-x86_64/litert linux-aarch64/litert macos-arm64/litert)
+runtime_platforms_of() {  # runtime_platforms_of KIND: its platforms (the jars' classifiers)
   local each
   for each in "${RUNTIME_ARTIFACTS[@]}"; do [[ "${each#*/}" == "$1" ]] && echo "${each%/*}"; done
   return 0
+}
+# A runtime artifact's Maven artifactId and version: tfjni-tensorflow-VARIANT at TensorFlow's
+# version, tfjni-litert at LiteRT's.
+runtime_artifact_id() {  # runtime_artifact_id KIND
+  if [[ "$1" == litert ]]; then echo tfjni-litert; else echo "tfjni-tensorflow-$1"; fi
+}
+runtime_artifact_version() {  # runtime_artifact_version KIND
+  if [[ "$1" == litert ]]; then echo "$LITERT_VERSION"; else echo "$TFJNI_TF_VERSION"; fi
 }
 # Finishes a staging Maven repository directory for Maven Central: signs every file with KEY (none:
 # unsigned, which Central refuses) and writes its checksums (scripts/staging_repo.py), checks it
@@ -69,10 +80,12 @@ finish_staging() {
     awk '{ printf "  %-70s %12d bytes\n", $1, $2 }')
 }
 
-# The installed runtime artifact jar of a variant (cpu, gpu) and platform (scripts/runtime-artifact.sh).
-runtime_artifact_jar() {  # runtime_artifact_jar VARIANT PLATFORM
-  local artifact="tfjni-tensorflow-$1"
-  echo "$MAVEN_REPO/io/tfjni/$artifact/$TFJNI_TF_VERSION/$artifact-$TFJNI_TF_VERSION-$2.jar"
+# The installed runtime artifact jar of a kind (cpu, gpu, litert) and platform
+# (scripts/runtime-artifact.sh).
+runtime_artifact_jar() {  # runtime_artifact_jar KIND PLATFORM
+  local artifact version
+  artifact=$(runtime_artifact_id "$1") version=$(runtime_artifact_version "$1")
+  echo "$MAVEN_REPO/io/tfjni/$artifact/$version/$artifact-$version-$2.jar"
 }
 
 # The official wheel holding TensorFlow's C API for a platform and variant (cpu or gpu): prints
@@ -128,23 +141,63 @@ models_dir() {
 # LiteRT's runtime library (its C API, libLiteRtRuntimeCApi.so) from PyPI's ai-edge-litert wheel,
 # fetched once into the cache. 1.4.0: the last release whose C API sets CPU threads directly and
 # whose library carries nothing but the runtime (docs/LITERT.md). tfjni opens it with dlopen at
-# first use; builds and tests pass its path (tfjni.litert.library, TFJNI_LITERT_LIBRARY).
+# first use; builds and tests pass its path (tfjni.litert.library, TFJNI_LITERT_LIBRARY), users get
+# it from the runtime artifact io.tfjni:tfjni-litert (scripts/runtime-artifact.sh).
 LITERT_VERSION=1.4.0
+# The file is named so in every wheel, a Mach-O library on macOS too.
+LITERT_LIBRARY_FILE=libLiteRtRuntimeCApi.so
 litert_library() {
-  local dir="$TFJNI_CACHE/litert-$LITERT_VERSION-linux-x86_64"
-  if [[ ! -f "$dir/.complete" ]]; then
-    step "Fetching LiteRT $LITERT_VERSION's runtime library (ai-edge-litert wheel, 11 MB) into $dir" >&2
-    install_staged "$dir" unpack_litert_wheel >&2 || return 1
-  fi
-  echo "$dir/libLiteRtRuntimeCApi.so"
+  echo "$(litert_dir_of linux-x86_64)/$LITERT_LIBRARY_FILE"
 }
-unpack_litert_wheel() {  # unpack_litert_wheel OUT_DIR
+# The ai-edge-litert wheel of a platform: its platform tag. 1.4.0 has none for Windows (its first
+# Windows wheel is 2.1.2) nor for macOS on x86-64.
+litert_wheel_tag() {  # litert_wheel_tag PLATFORM
+  case "$1" in
+    linux-x86_64) echo manylinux_2_17_x86_64 ;;
+    linux-aarch64) echo manylinux_2_17_aarch64 ;;
+    macos-arm64) echo macosx_12_0_arm64 ;;
+    *) echo "no ai-edge-litert $LITERT_VERSION wheel for platform '$1' (linux-x86_64, linux-aarch64, macos-arm64)" >&2
+       return 1 ;;
+  esac
+}
+# The directory holding a platform's LiteRT library and the wheel's METADATA (which declares the
+# licence; the wheel ships no licence file), fetched once into the cache.
+litert_dir_of() {  # litert_dir_of PLATFORM
+  local dir="$TFJNI_CACHE/litert-$LITERT_VERSION-$1"
+  litert_wheel_tag "$1" >/dev/null || return 1
+  if [[ ! -f "$dir/.complete" ]]; then
+    step "Fetching LiteRT $LITERT_VERSION's $1 runtime library (ai-edge-litert wheel, 3 to 11 MB) into $dir" >&2
+    install_staged "$dir" unpack_litert_wheel "$1" >&2 || return 1
+  fi
+  echo "$dir"
+}
+unpack_litert_wheel() {  # unpack_litert_wheel PLATFORM OUT_DIR
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 --implementation cp \
-    --platform manylinux_2_17_x86_64 "ai-edge-litert==$LITERT_VERSION" -d "$1.wheel"
-  mkdir -p "$1"
-  # The wheel ships no licence file; its METADATA declares the licence (Apache 2.0).
-  unzip -q -j "$1.wheel"/*.whl 'ai_edge_litert/libLiteRtRuntimeCApi.so' '*.dist-info/METADATA' -d "$1"
-  rm -rf "$1.wheel"
+    --platform "$(litert_wheel_tag "$1")" "ai-edge-litert==$LITERT_VERSION" -d "$2.wheel"
+  mkdir -p "$2"
+  unzip -q -j "$2.wheel"/*.whl "ai_edge_litert/$LITERT_LIBRARY_FILE" '*.dist-info/METADATA' -d "$2"
+  rm -rf "$2.wheel"
+}
+# LiteRT's licence: the Apache License 2.0 (its wheel's METADATA names it; the wheel ships no text of
+# it), whose text is the one in tfjni's own LICENSE.
+LITERT_LICENSE="$ROOT/LICENSE"
+
+# Where a runtime artifact's libraries come from: TensorFlow's directory of the platform's wheel
+# (tensorflow_dir_of), or LiteRT's (litert_dir_of).
+runtime_source_dir() {  # runtime_source_dir PLATFORM KIND
+  if [[ "$2" == litert ]]; then litert_dir_of "$1"; else tensorflow_dir_of "$1" "$2"; fi
+}
+# The licence files every jar of a runtime artifact carries under META-INF/, as NAME=FILE lines:
+# TensorFlow's LICENSE and THIRD_PARTY_NOTICES.txt from its wheel; LiteRT's LICENSE and the wheel's
+# METADATA, which names LiteRT's authors and declares the licence.
+runtime_legal_files() {  # runtime_legal_files KIND SOURCE_DIR
+  if [[ "$1" == litert ]]; then
+    echo "LICENSE=$LITERT_LICENSE"
+    echo "ai-edge-litert-$LITERT_VERSION-METADATA=$2/METADATA"
+  else
+    echo "LICENSE=$2/include/LICENSE"
+    echo "THIRD_PARTY_NOTICES.txt=$2/THIRD_PARTY_NOTICES.txt"
+  fi
 }
 
 # The benchmark models (scripts/generate_bench_models.py), cached the same way.
@@ -208,7 +261,7 @@ maven_settings() {
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
     "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)" \
-    "-Dtfjni.litert.library=$(litert_library)"
+    "-Dtfjni.litert.library=$(litert_library) -Dtfjni.litert.version=$LITERT_VERSION"
 }
 
 # Prints the class path of Maven coordinates (group:artifact:version[:classifier]), resolved by a

@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# Builds TensorFlow runtime artifacts and installs them into the local Maven repository:
-# io.tfjni:tfjni-tensorflow-VARIANT:$TFJNI_TF_VERSION with classifier PLATFORM, holding the
-# official wheel's C API libraries under io/tfjni/tensorflow/PLATFORM/ with libraries.properties
-# (the version, the variant, the libraries in load order and each file's SHA-256, which tfjni's
-# loader checks when it extracts them; java/tfjni/.../internal/RuntimeArtifact.java), and
-# TensorFlow's LICENSE and THIRD_PARTY_NOTICES.txt from the same wheel under META-INF/; beside them
-# the -sources and -javadoc jars Maven Central asks of every jar artifact (a README saying where
-# TensorFlow's sources and API documentation are, with the same LICENSE and notices), and a POM
-# with the project's metadata (scripts/runtime_pom.py). Every jar's entries carry one fixed time,
-# so the same libraries give the same bytes. scripts/release-runtime.sh stages them for Central.
+# Builds the runtime artifacts and installs them into the local Maven repository, one jar per
+# platform (classifier PLATFORM):
+#   io.tfjni:tfjni-tensorflow-VARIANT:$TFJNI_TF_VERSION  TensorFlow's C API libraries from the
+#       official wheel, under io/tfjni/tensorflow/PLATFORM/, with TensorFlow's LICENSE and
+#       THIRD_PARTY_NOTICES.txt from the same wheel under META-INF/;
+#   io.tfjni:tfjni-litert:$LITERT_VERSION  LiteRT's runtime library from PyPI's ai-edge-litert
+#       wheel, under io/tfjni/litert/PLATFORM/, with LiteRT's LICENSE (its repository's: the wheel
+#       has none) and the wheel's METADATA, which declares it, under META-INF/.
+# Each directory holds libraries.properties (the runtime's version, the libraries in load order
+# and each file's SHA-256, which tfjni's loader checks when it extracts them;
+# java/tfjni/.../internal/RuntimeArtifact.java). Beside each jar go the -sources and -javadoc jars
+# Maven Central asks of every jar artifact (a README saying where the runtime's sources and
+# documentation are, with the same licence files), and a POM with the project's metadata
+# (scripts/runtime_pom.py). Every jar's entries carry one fixed time, so the same libraries give
+# the same bytes. scripts/release-runtime.sh stages them for Central.
 #
-# A cached step: an artifact is rebuilt only when its libraries (sizes and times), its POM or this
-# script changed, since compressing 0.7 to 1.2 GB of libraries takes a minute or two.
+# A cached step: an artifact is rebuilt only when its libraries (sizes and times), its licence
+# files, its POM or this script changed, since compressing 0.7 to 1.2 GB of TensorFlow's libraries
+# takes a minute or two.
 usage() {
   cat <<'EOF'
-Usage: scripts/runtime-artifact.sh [--force] [PLATFORM/VARIANT ...]
+Usage: scripts/runtime-artifact.sh [--force] [PLATFORM/KIND ...]
        scripts/runtime-artifact.sh --all
 
-PLATFORM/VARIANT: linux-x86_64/cpu (the default), linux-x86_64/gpu, linux-aarch64/cpu,
-macos-arm64/cpu. --all builds every one. --force rebuilds even when the cached one is current.
-The wheels are fetched once into ~/.cache/tfjni/wheels (scripts/common.sh, tensorflow_dir_of).
+PLATFORM/KIND: linux-x86_64/cpu and linux-x86_64/litert (the default), linux-x86_64/gpu,
+linux-aarch64/cpu, macos-arm64/cpu, linux-aarch64/litert, macos-arm64/litert. --all builds every
+one. --force rebuilds even when the cached one is current. The wheels are fetched once into
+~/.cache/tfjni (scripts/common.sh, tensorflow_dir_of and litert_dir_of).
 EOF
 }
 source "$(dirname "$0")/common.sh"
@@ -36,16 +43,18 @@ while (($#)); do
   esac
   shift
 done
-((${#wanted[@]})) || wanted=(linux-x86_64/cpu)
+((${#wanted[@]})) || wanted=(linux-x86_64/cpu linux-x86_64/litert)
 # Jar entries' time: any fixed one makes the bytes reproducible; this one says it is not a build's.
 ENTRY_TIME=2000-01-01T00:00:00Z
 
-# The files to load, in order: libraries the wheel bundles beside TensorFlow's (tensorflow.libs:
-# libomp on aarch64), then TensorFlow's framework library, then the C API library that needs it.
-libraries_of() {  # libraries_of PLATFORM TF_DIR
+# The files to load, in order. TensorFlow's: libraries the wheel bundles beside TensorFlow's
+# (tensorflow.libs: libomp on aarch64), then TensorFlow's framework library, then the C API library
+# that needs it. LiteRT's: its one library, which needs only the C and C++ runtimes.
+libraries_of() {  # libraries_of PLATFORM KIND SOURCE_DIR
   local bundled
-  if [[ -d "$2/../tensorflow.libs" ]]; then
-    for bundled in "$2"/../tensorflow.libs/*; do [[ -f "$bundled" ]] && basename "$bundled"; done
+  if [[ "$2" == litert ]]; then echo "$LITERT_LIBRARY_FILE"; return; fi
+  if [[ -d "$3/../tensorflow.libs" ]]; then
+    for bundled in "$3"/../tensorflow.libs/*; do [[ -f "$bundled" ]] && basename "$bundled"; done
   fi
   case "$1" in
     macos-*) echo libtensorflow_framework.2.dylib; echo libtensorflow_cc.2.dylib ;;
@@ -53,52 +62,71 @@ libraries_of() {  # libraries_of PLATFORM TF_DIR
   esac
 }
 
-build_artifact() {  # build_artifact PLATFORM VARIANT
-  local platform=$1 variant=$2 tf_dir artifact installed work libraries stamp name source pom meta_inf kind
-  tf_dir=$(tensorflow_dir_of "$platform" "$variant")
-  artifact="tfjni-tensorflow-$variant"
-  installed=$(runtime_artifact_jar "$variant" "$platform")
-  work="$TFJNI_CACHE/runtime-artifact/$TFJNI_TF_VERSION/$platform-$variant"
-  mapfile -t libraries < <(libraries_of "$platform" "$tf_dir")
-  pom=$(python3 "$ROOT/scripts/runtime_pom.py" "$variant" "$TFJNI_TF_VERSION" $(runtime_platforms_of "$variant"))
-  stamp=$(for name in "${libraries[@]}"; do stat -c '%n %s %Y' "$(library_path "$tf_dir" "$name")"; done
-          { cat "${BASH_SOURCE[0]}"; echo "$pom"; } | sha256sum)
+# The index's first lines: where the libraries come from, the runtime's version, the platform (and
+# TensorFlow's variant).
+index_header() {  # index_header PLATFORM KIND
+  if [[ "$2" == litert ]]; then
+    echo "# LiteRT's runtime library from PyPI's ai-edge-litert $LITERT_VERSION wheel ($(litert_wheel_tag "$1"))."
+    echo "litert.version=$LITERT_VERSION"
+    echo "platform=$1"
+  else
+    echo "# TensorFlow's C API libraries from the official $(wheel_of "$1" "$2" | cut -d' ' -f1) $TFJNI_TF_VERSION wheel."
+    echo "tensorflow.version=$TFJNI_TF_VERSION"
+    echo "platform=$1"
+    echo "variant=$2"
+  fi
+}
+
+# The runtime's directory in the jar, io/tfjni/NAME/PLATFORM/ (the loader's NativeRuntime).
+resource_name_of() {  # resource_name_of KIND
+  if [[ "$1" == litert ]]; then echo litert; else echo tensorflow; fi
+}
+
+build_artifact() {  # build_artifact PLATFORM KIND
+  local platform=$1 kind=$2 source_dir artifact version installed work libraries legal stamp name pom
+  local entry meta_inf jar_kind directory
+  source_dir=$(runtime_source_dir "$platform" "$kind")
+  artifact=$(runtime_artifact_id "$kind") version=$(runtime_artifact_version "$kind")
+  installed=$(runtime_artifact_jar "$kind" "$platform")
+  work="$TFJNI_CACHE/runtime-artifact/$artifact-$version/$platform"
+  # The libraries' directory in the jar, as the loader's Platform names it.
+  directory="io/tfjni/$(resource_name_of "$kind")/$platform/"
+  mapfile -t libraries < <(libraries_of "$platform" "$kind" "$source_dir")
+  mapfile -t legal < <(runtime_legal_files "$kind" "$source_dir")
+  pom=$(python3 "$ROOT/scripts/runtime_pom.py" "$kind" "$version" $(runtime_platforms_of "$kind"))
+  stamp=$(for name in "${libraries[@]}"; do stat -c '%n %s %Y' "$(library_path "$source_dir" "$name")"; done
+          { cat "${BASH_SOURCE[0]}" "${legal[@]#*=}"; echo "$pom"; } | sha256sum)
   if ! $force && [[ -f "$installed" && -f "$work/stamp" ]] && [[ "$(cat "$work/stamp")" == "$stamp" ]]; then
     return
   fi
 
-  step "Building the runtime artifact io.tfjni:$artifact:$TFJNI_TF_VERSION:$platform from $tf_dir (one-off, 1-3 min)"
+  step "Building the runtime artifact io.tfjni:$artifact:$version:$platform from $source_dir"
   rm -rf "$work"
-  local content="$work/content/io/tfjni/tensorflow/$platform"
-  mkdir -p "$content" "$work/content/META-INF"
+  local content="$work/content/$directory"
+  mkdir -p "$content" "$work/content/META-INF" "$work/pointer/META-INF"
   {
-    echo "# TensorFlow's C API libraries from the official $(wheel_of "$platform" "$variant" | cut -d' ' -f1) $TFJNI_TF_VERSION wheel."
-    echo "tensorflow.version=$TFJNI_TF_VERSION"
-    echo "platform=$platform"
-    echo "variant=$variant"
+    index_header "$platform" "$kind"
     echo "libraries=$(IFS=,; echo "${libraries[*]}")"
     for name in "${libraries[@]}"; do
-      cp "$(library_path "$tf_dir" "$name")" "$content/$name"
+      cp "$(library_path "$source_dir" "$name")" "$content/$name"
       echo "sha256.$name=$(sha256sum "$content/$name" | cut -d' ' -f1)"
     done
   } > "$content/libraries.properties"
-  # TensorFlow's license travels with its binaries (the wheel keeps it under include/).
-  for source in "$tf_dir/include/LICENSE" "$tf_dir/THIRD_PARTY_NOTICES.txt"; do
-    [[ -f "$source" ]] || { echo "runtime-artifact: $source is missing from the wheel" >&2; exit 1; }
+  # The runtime's licence travels with its binaries, in every jar.
+  for entry in "${legal[@]}"; do
+    [[ -f "${entry#*=}" ]] || { echo "runtime-artifact: ${entry#*=} is missing" >&2; exit 1; }
+    for meta_inf in "$work/content/META-INF" "$work/pointer/META-INF"; do
+      cp "${entry#*=}" "$meta_inf/${entry%%=*}"
+    done
   done
-  mkdir -p "$work/pointer/META-INF"
-  for meta_inf in "$work/content/META-INF" "$work/pointer/META-INF"; do
-    cp "$tf_dir/include/LICENSE" "$meta_inf/LICENSE"
-    cp "$tf_dir/THIRD_PARTY_NOTICES.txt" "$meta_inf/THIRD_PARTY_NOTICES.txt"
-  done
-  # A module name lets it sit on the module path.
-  printf 'Automatic-Module-Name: io.tfjni.tensorflow.%s\n' "$variant" > "$work/manifest.txt"
+  # A module name lets it sit on the module path: io.tfjni.tensorflow.cpu, io.tfjni.litert.
+  printf 'Automatic-Module-Name: io.tfjni.%s\n' "$(tr - . <<<"${artifact#tfjni-}")" > "$work/manifest.txt"
   "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact.jar" --manifest "$work/manifest.txt" -C "$work/content" .
-  check_artifact "$work/$artifact.jar" "$platform" "${libraries[@]}"
-  # The -sources and -javadoc jars: no Java here, so a pointer to TensorFlow's own.
-  pointer_readme "$variant" > "$work/pointer/README.md"
-  for kind in sources javadoc; do
-    "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact-$kind.jar" -C "$work/pointer" .
+  check_artifact "$work/$artifact.jar" "${legal[@]/#/META-INF/}" "${directory}libraries.properties" "${libraries[@]/#/$directory}"
+  # The -sources and -javadoc jars: no Java here, so a pointer to the runtime's own.
+  pointer_readme "$kind" > "$work/pointer/README.md"
+  for jar_kind in sources javadoc; do
+    "$JAVA_HOME/bin/jar" --create --date="$ENTRY_TIME" --file "$work/$artifact-$jar_kind.jar" -C "$work/pointer" .
   done
 
   echo "$pom" > "$work/pom.xml"
@@ -109,7 +137,26 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   echo "installed $installed ($(du -h "$installed" | cut -f1))"
 }
 
-pointer_readme() {  # pointer_readme VARIANT
+pointer_readme() {  # pointer_readme KIND
+  if [[ "$1" == litert ]]; then
+    cat <<EOF
+# tfjni-litert $LITERT_VERSION
+
+This artifact holds no Java: its jars (one per platform) carry LiteRT $LITERT_VERSION's runtime
+library (libLiteRtRuntimeCApi.so, LiteRT's C API) as the LiteRT authors built it, unmodified, from
+PyPI's ai-edge-litert wheels, for tfjni's loader (io.tfjni.LiteRtModel). It is LiteRT's binary,
+under LiteRT's license (META-INF/LICENSE, Apache License 2.0, from LiteRT's repository at
+v$LITERT_VERSION, since the wheel ships no license file) and the wheel's METADATA, which declares
+that license, beside it.
+
+- LiteRT's sources for this binary: https://github.com/google-ai-edge/LiteRT/tree/v$LITERT_VERSION
+  (the C API: litert/c/)
+- LiteRT's documentation: https://ai.google.dev/edge/litert
+- tfjni, which loads it, and its Java API documentation: https://github.com/tfjni/tfjni
+  (io.tfjni:tfjni's -javadoc jar)
+EOF
+    return
+  fi
   cat <<EOF
 # tfjni-tensorflow-$1 $TFJNI_TF_VERSION
 
@@ -126,21 +173,21 @@ Apache License 2.0) with its third-party components' notices (META-INF/THIRD_PAR
 EOF
 }
 
-# Fails unless the jar holds the index, every library and TensorFlow's license and notices.
-check_artifact() {  # check_artifact JAR PLATFORM LIBRARY...
-  local jar=$1 platform=$2 entry listing; shift 2
+# Fails unless the jar holds every entry given (the licence files, the index, the libraries).
+check_artifact() {  # check_artifact JAR ENTRY...
+  local jar=$1 entry listing; shift
   listing=$(unzip -Z1 "$jar")
-  for entry in META-INF/LICENSE META-INF/THIRD_PARTY_NOTICES.txt "io/tfjni/tensorflow/$platform/libraries.properties" \
-    "${@/#/io/tfjni/tensorflow/$platform/}"; do
-    grep -qxF "$entry" <<<"$listing" || { echo "runtime-artifact: $jar lacks $entry" >&2; exit 1; }
+  for entry in "$@"; do
+    grep -qxF "${entry%%=*}" <<<"$listing" || { echo "runtime-artifact: $jar lacks ${entry%%=*}" >&2; exit 1; }
   done
 }
 
-# Where the wheel keeps a library: TensorFlow's beside its tf_dir, bundled ones in tensorflow.libs.
-library_path() {  # library_path TF_DIR NAME
+# Where a wheel keeps a library: in the source directory, or (TensorFlow's bundled ones) in
+# tensorflow.libs beside it.
+library_path() {  # library_path SOURCE_DIR NAME
   if [[ -f "$1/$2" ]]; then echo "$1/$2"; else echo "$1/../tensorflow.libs/$2"; fi
 }
 
-for platform_variant in "${wanted[@]}"; do
-  build_artifact "${platform_variant%/*}" "${platform_variant#*/}"
+for platform_kind in "${wanted[@]}"; do
+  build_artifact "${platform_kind%/*}" "${platform_kind#*/}"
 done

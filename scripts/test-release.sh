@@ -20,7 +20,8 @@ gpg --batch --quiet --passphrase '' --quick-gen-key "tfjni release check <$key>"
 
 "$ROOT/scripts/release.sh" --skip-natives --check-reproducible --gpg-key "$key" --out "$work/staging" "$version"
 
-# Both variants (cpu and gpu, 978 MB in all): signing, checksums and their check take some 20 s.
+# TensorFlow's two variants (cpu and gpu, 978 MB in all) and LiteRT's artifact (8 MB): signing,
+# checksums and their check take some 20 s.
 "$ROOT/scripts/release-runtime.sh" --gpg-key "$key" --out "$work/runtime"
 
 step "The staged CLI reports tfjni's version ($version) and TensorFlow's ($TFJNI_TF_VERSION)"

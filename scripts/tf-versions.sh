@@ -201,7 +201,7 @@ run_java() {
   rm -rf "$ROOT/java/tfjni/target/surefire-reports" "$dir/surefire-reports"
   (cd "$ROOT/java" && mvn -B -Dtfjni.native.dir="$BUILD/native" -Dtfjni.tensorflow.dir="$tf_dir" \
     -Dtfjni.tensorflow.version="$TFJNI_TF_VERSION" -Dtfjni.test.models="$MODELS" \
-    -Dtfjni.saved_model_cli="$VENV/bin/saved_model_cli" \
+    -Dtfjni.saved_model_cli="$VENV/bin/saved_model_cli" -Dtfjni.litert.library="$(litert_library)" \
     -Dmaven.test.failure.ignore=true test -pl tfjni) >"$dir/java.log" 2>&1 || true
   if [[ -d "$ROOT/java/tfjni/target/surefire-reports" ]]; then
     cp -r "$ROOT/java/tfjni/target/surefire-reports" "$dir/surefire-reports"

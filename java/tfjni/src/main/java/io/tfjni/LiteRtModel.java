@@ -17,7 +17,9 @@ import java.util.Objects;
  * <p>LiteRT's runtime library is not part of tfjni: it is opened at the first load, from the
  * system property {@value NativeLibrary#LITERT_LIBRARY_PROPERTY} or else the environment variable
  * {@value NativeLibrary#LITERT_LIBRARY_ENV} (the path of {@code libLiteRtRuntimeCApi.so} from
- * PyPI's {@code ai-edge-litert} 1.4.0). Shapes are static: a converted model takes one batch size.
+ * PyPI's {@code ai-edge-litert} 1.4.0), else from LiteRT's runtime artifact on the class path
+ * ({@code io.tfjni:tfjni-litert:1.4.0} with the platform's classifier), extracted once into the
+ * per-user cache as TensorFlow's is. Shapes are static: a converted model takes one batch size.
  *
  * <p>Thread safety: predictors may be run from many threads at once; the runs of one model take
  * turns (LiteRT's compiled model is one interpreter). Load a model per concurrent caller for
@@ -39,7 +41,10 @@ public final class LiteRtModel extends Model {
    * @return the model, owned by the caller: close it, which closes its predictors
    * @throws NullPointerException if {@code tflite} is null
    * @throws IllegalArgumentException if {@code threads} is below 1
-   * @throws IllegalStateException if LiteRT's runtime library is not configured
+   * @throws IllegalStateException if LiteRT's runtime library is neither configured nor on the
+   *     class path
+   * @throws UnsatisfiedLinkError if LiteRT's runtime artifact on the class path is for another
+   *     platform, is there twice or is damaged
    * @throws TensorFlowException {@code NOT_FOUND} for a missing file, {@code FAILED_PRECONDITION}
    *     if the runtime library cannot be opened, and LiteRT's status for a file it cannot load or
    *     compile (a damaged file, an op the runtime lacks)

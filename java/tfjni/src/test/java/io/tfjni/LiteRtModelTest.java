@@ -287,25 +287,6 @@ class LiteRtModelTest {
     assertEquals(threads, rejected.get());
   }
 
-  /** Without the runtime library's setting, the exception names both ways to give it. */
-  @Test
-  void anUnconfiguredRuntimeIsAClearException() {
-    String configured = System.getProperty("tfjni.litert.library");
-    System.clearProperty("tfjni.litert.library");
-    try {
-      if (System.getenv("TFJNI_LITERT_LIBRARY") == null) {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> LiteRtModel.load(path("dense_b4"), 1));
-        TestModels.assertMentions(e, "tfjni.litert.library", "TFJNI_LITERT_LIBRARY",
-            "libLiteRtRuntimeCApi.so");
-      } else {
-        LiteRtModel.load(path("dense_b4"), 1).close();  // the environment variable serves
-      }
-    } finally {
-      System.setProperty("tfjni.litert.library", configured);
-    }
-  }
-
   @Test
   void liveObjectsCountTheModel() {
     long before = TensorFlow.liveObjects().liteRtModels();

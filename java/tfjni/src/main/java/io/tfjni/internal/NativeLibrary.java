@@ -188,23 +188,53 @@ public final class NativeLibrary {
   public static final String LITERT_LIBRARY_PROPERTY = "tfjni.litert.library";
   /** Environment variable naming it when the system property is not set. */
   public static final String LITERT_LIBRARY_ENV = "TFJNI_LITERT_LIBRARY";
+  /** LiteRT's runtime library as PyPI's ai-edge-litert wheels name it, on every platform. */
+  public static final String LITERT_LIBRARY_FILE = "libLiteRtRuntimeCApi.so";
+
+  /** The library extracted from the LiteRT runtime artifact, once found; guarded by the class. */
+  private static Path liteRtFromArtifact;
 
   /**
-   * The path of LiteRT's runtime library as configured. Native code opens it at the first LiteRT
-   * model (libtfjni does not link it, so everything else works without it).
+   * The path of LiteRT's runtime library: the one {@value #LITERT_LIBRARY_PROPERTY} or else
+   * {@value #LITERT_LIBRARY_ENV} names, else the one of the LiteRT runtime artifact for this
+   * platform on the class path ({@code io.tfjni:tfjni-litert}), extracted once into the per-user
+   * cache by {@link RuntimeArtifact}. Native code opens it at the first LiteRT model (libtfjni
+   * does not link it, so everything else works without it).
    *
-   * @throws IllegalStateException naming the settings when neither is set
+   * @throws IllegalStateException naming the settings and the artifact when there is neither
+   * @throws UnsatisfiedLinkError if the artifact on the class path is for another platform, is
+   *     there twice, is damaged or cannot be extracted
    */
   public static String liteRtLibrary() {
     Setting setting = setting(LITERT_LIBRARY_PROPERTY, LITERT_LIBRARY_ENV);
-    if (setting == null) {
-      throw new IllegalStateException("LiteRT's runtime library is not configured: set the system"
-          + " property " + LITERT_LIBRARY_PROPERTY + " or the environment variable "
-          + LITERT_LIBRARY_ENV + " to the path of libLiteRtRuntimeCApi.so from PyPI's"
-          + " ai-edge-litert 1.4.0 wheel (scripts/setup.sh puts it in"
-          + " ~/.cache/tfjni/litert-1.4.0-linux-x86_64/; see docs/LITERT.md)");
+    if (setting != null) {
+      return setting.value();
     }
-    return setting.value();
+    Path extracted = liteRtFromArtifact();
+    if (extracted == null) {
+      String version = buildProperty("litert.version");
+      throw new IllegalStateException("LiteRT's runtime library is not configured: put the runtime"
+          + " artifact io.tfjni:tfjni-litert:" + version + " with the classifier "
+          + Platform.current().id() + " on the class path, or set the system property "
+          + LITERT_LIBRARY_PROPERTY + " or the environment variable " + LITERT_LIBRARY_ENV
+          + " to the path of " + LITERT_LIBRARY_FILE + " from PyPI's ai-edge-litert " + version
+          + " wheel (see docs/LITERT.md)");
+    }
+    return extracted.toString();
+  }
+
+  private static synchronized Path liteRtFromArtifact() {
+    if (liteRtFromArtifact == null) {
+      RuntimeArtifact artifact = RuntimeArtifact.find(NativeLibrary.class.getClassLoader(),
+          Platform.current(), NativeRuntime.LITERT);
+      if (artifact != null) {
+        List<String> libraries = artifact.libraries();
+        // The index lists the libraries in load order: LiteRT's C API is the last.
+        liteRtFromArtifact = artifact.extract().resolve(libraries.get(libraries.size() - 1))
+            .toAbsolutePath();
+      }
+    }
+    return liteRtFromArtifact;
   }
 
   /** A setting's value and where it came from: "system property X" or "environment variable Y". */

@@ -57,7 +57,7 @@ public enum Platform {
 
   /** Where a TensorFlow runtime artifact keeps this platform's libraries, as a resource path. */
   public String tensorFlowResourceDirectory() {
-    return "io/tfjni/tensorflow/" + id + "/";
+    return NativeRuntime.TENSORFLOW.resourceDirectory(this);
   }
 
   /** The platform of this JVM, from its {@code os.name} and {@code os.arch}. */

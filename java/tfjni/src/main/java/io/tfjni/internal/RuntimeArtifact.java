@@ -25,11 +25,11 @@ import java.util.StringJoiner;
 import java.util.stream.Stream;
 
 /**
- * A TensorFlow runtime artifact on the class path (such as {@code io.tfjni:tfjni-tensorflow-cpu}
- * with a platform's classifier, made by scripts/runtime-artifact.sh): TensorFlow's libraries for
- * one platform under {@code io/tfjni/tensorflow/<platform>/}, with an index ({@value #INDEX_FILE})
- * giving the TensorFlow version, the variant (cpu, gpu), the libraries in load order and each
- * file's SHA-256.
+ * A runtime artifact on the class path (such as {@code io.tfjni:tfjni-tensorflow-cpu} or {@code
+ * io.tfjni:tfjni-litert} with a platform's classifier, made by scripts/runtime-artifact.sh): a
+ * {@link NativeRuntime}'s libraries for one platform under {@code io/tfjni/<runtime>/<platform>/},
+ * with an index ({@value #INDEX_FILE}) giving the runtime's version, TensorFlow's variant (cpu,
+ * gpu), the libraries in load order and each file's SHA-256.
  *
  * <p>An artifact for another platform, and two artifacts for this one (cpu and gpu, say), are
  * refused with the jars named: either would otherwise end in a linker message or a silent choice.
@@ -44,6 +44,7 @@ final class RuntimeArtifact {
   static final String CACHE_DIR_PROPERTY = "tfjni.cache.dir";
   static final String CACHE_DIR_ENV = "TFJNI_CACHE_DIR";
 
+  private final NativeRuntime runtime;
   private final ClassLoader loader;
   private final URL index;
   private final Platform platform;
@@ -53,15 +54,16 @@ final class RuntimeArtifact {
   private final String contentHash;
   private final Properties properties;
 
-  private RuntimeArtifact(ClassLoader loader, URL index, Platform platform,
+  private RuntimeArtifact(NativeRuntime runtime, ClassLoader loader, URL index, Platform platform,
       Properties properties) {
+    this.runtime = runtime;
     this.loader = loader;
     this.index = index;
     this.platform = platform;
-    this.version = properties.getProperty("tensorflow.version", "unknown");
+    this.version = properties.getProperty(runtime.versionKey(), "unknown");
     this.variant = properties.getProperty("variant", "cpu");
     String listed = properties.getProperty("libraries", "").trim();
-    this.libraries = listed.isEmpty() ? platform.tensorFlowLibraries()
+    this.libraries = listed.isEmpty() ? runtime.defaultLibraries(platform)
         : List.of(listed.split("\\s*,\\s*"));
     StringBuilder hashes = new StringBuilder();
     for (String name : libraries) {
@@ -71,22 +73,28 @@ final class RuntimeArtifact {
     this.properties = properties;
   }
 
-  /**
-   * The artifact for {@code platform} visible to {@code loader}, or null if there is none.
-   *
-   * @throws UnsatisfiedLinkError if the only artifacts there are for other platforms, or if
-   *     there are several for this one
-   */
+  /** TensorFlow's artifact: {@link #find(ClassLoader, Platform, NativeRuntime)}. */
   static RuntimeArtifact find(ClassLoader loader, Platform platform) {
+    return find(loader, platform, NativeRuntime.TENSORFLOW);
+  }
+
+  /**
+   * The artifact of {@code runtime} for {@code platform} visible to {@code loader}, or null if
+   * there is none.
+   *
+   * @throws UnsatisfiedLinkError if the only artifacts of the runtime there are for other
+   *     platforms, or if there are several for this one
+   */
+  static RuntimeArtifact find(ClassLoader loader, Platform platform, NativeRuntime runtime) {
     ClassLoader effective = loader != null ? loader : ClassLoader.getSystemClassLoader();
-    List<URL> indexes = resources(effective, platform.tensorFlowResourceDirectory() + INDEX_FILE);
+    List<URL> indexes = resources(effective, runtime.resourceDirectory(platform) + INDEX_FILE);
     if (indexes.size() > 1) {
-      throw new UnsatisfiedLinkError("tfjni: " + indexes.size() + " TensorFlow runtime artifacts"
-          + " for " + platform.id() + " are on the class path: " + jarsOf(indexes)
-          + ". Keep one (tfjni-tensorflow-cpu or tfjni-tensorflow-gpu)");
+      throw new UnsatisfiedLinkError("tfjni: " + indexes.size() + " " + runtime.displayName()
+          + " runtime artifacts for " + platform.id() + " are on the class path: "
+          + jarsOf(indexes) + ". Keep one (" + runtime.artifacts() + ")");
     }
     if (indexes.isEmpty()) {
-      refuseOtherPlatforms(effective, platform);
+      refuseOtherPlatforms(effective, platform, runtime);
       return null;
     }
     Properties properties = new Properties();
@@ -95,18 +103,20 @@ final class RuntimeArtifact {
     } catch (IOException e) {
       throw NativeLibrary.chained("tfjni: cannot read " + indexes.get(0) + ": " + e, e);
     }
-    return new RuntimeArtifact(effective, indexes.get(0), platform, properties);
+    return new RuntimeArtifact(runtime, effective, indexes.get(0), platform, properties);
   }
 
-  private static void refuseOtherPlatforms(ClassLoader loader, Platform platform) {
+  private static void refuseOtherPlatforms(ClassLoader loader, Platform platform,
+      NativeRuntime runtime) {
     for (Platform other : Platform.values()) {
       if (other == platform) {
         continue;
       }
-      List<URL> indexes = resources(loader, other.tensorFlowResourceDirectory() + INDEX_FILE);
+      List<URL> indexes = resources(loader, runtime.resourceDirectory(other) + INDEX_FILE);
       if (!indexes.isEmpty()) {
-        throw new UnsatisfiedLinkError("tfjni: the TensorFlow runtime artifact on the class path ("
-            + jarsOf(indexes) + ") is for " + other.id() + ", but this JVM runs on "
+        throw new UnsatisfiedLinkError("tfjni: the " + runtime.displayName() + " runtime artifact"
+            + " on the class path (" + jarsOf(indexes) + ") is for " + other.id()
+            + ", but this JVM runs on "
             + platform.id() + ": use the artifact with classifier " + platform.id()
             + " (tfjni runs on " + Platform.supported() + ")");
       }
@@ -139,7 +149,8 @@ final class RuntimeArtifact {
 
   /** For error messages and {@code TensorFlow.libraryPath()}'s readers. */
   String description() {
-    return "the TensorFlow " + version + " " + variant + " runtime artifact " + jarOf(index);
+    return "the " + runtime.displayName() + " " + version + " " + variant + " runtime artifact "
+        + jarOf(index);
   }
 
   /** The libraries to load, in order. */
@@ -147,9 +158,9 @@ final class RuntimeArtifact {
     return libraries;
   }
 
-  /** The cache directory holding both libraries, extracted now if no JVM did it before. */
+  /** The cache directory holding the libraries, extracted now if no JVM did it before. */
   Path extract() {
-    Path cache = cacheDirectory().resolve("libtensorflow");
+    Path cache = cacheDirectory().resolve(runtime.cacheDirectory());
     // The index is data from a jar: only plain characters make it into a path.
     Path target = cache.resolve((version + "-" + platform.id() + "-" + variant)
         .replaceAll("[^A-Za-z0-9._-]", "_") + "-" + contentHash);
@@ -171,8 +182,7 @@ final class RuntimeArtifact {
     } catch (IOException e) {
       throw NativeLibrary.chained("tfjni: could not extract " + description() + " into " + target
           + ": " + e + ". Set " + CACHE_DIR_PROPERTY + " or " + CACHE_DIR_ENV
-          + " to a writable directory, or " + NativeLibrary.TENSORFLOW_DIR_PROPERTY
-          + " to a directory holding the libraries", e);
+          + " to a writable directory, or " + runtime.setting(), e);
     }
   }
 
@@ -197,14 +207,14 @@ final class RuntimeArtifact {
       for (String name : libraries) {
         String expected = expectedHash(properties, name);
         String actual;
-        try (InputStream resource = open(platform.tensorFlowResourceDirectory() + name);
+        try (InputStream resource = open(runtime.resourceDirectory(platform) + name);
             DigestInputStream in = new DigestInputStream(resource, digest());
             OutputStream out = Files.newOutputStream(staging.resolve(name))) {
           in.transferTo(out);
           actual = HexFormat.of().formatHex(in.getMessageDigest().digest());
         }
         if (!actual.equals(expected)) {
-          String directory = platform.tensorFlowResourceDirectory();
+          String directory = runtime.resourceDirectory(platform);
           throw new IOException(directory + name + " has SHA-256 " + actual + ", but "
               + directory + INDEX_FILE + " says " + expected + ": the artifact is damaged");
         }
@@ -223,7 +233,7 @@ final class RuntimeArtifact {
     InputStream in = loader.getResourceAsStream(resource);
     if (in == null) {
       throw new IOException(resource + " is listed in "
-          + platform.tensorFlowResourceDirectory() + INDEX_FILE
+          + runtime.resourceDirectory(platform) + INDEX_FILE
           + " but not on the class path");
     }
     return in;
