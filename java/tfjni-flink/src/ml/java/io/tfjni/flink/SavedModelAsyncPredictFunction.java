@@ -15,6 +15,7 @@ import org.apache.flink.table.functions.FunctionContext;
 public final class SavedModelAsyncPredictFunction extends AsyncPredictFunction {
   private static final long serialVersionUID = 1;
 
+  /** The model, the signature, and how a row becomes inputs and outputs become a row. */
   private final ModelCall call;
 
   SavedModelAsyncPredictFunction(ModelCall call) {

@@ -16,6 +16,7 @@ import org.apache.flink.table.functions.PredictFunction;
 public final class SavedModelPredictFunction extends PredictFunction {
   private static final long serialVersionUID = 1;
 
+  /** The model, the signature, and how a row becomes inputs and outputs become a row. */
   private final ModelCall call;
 
   SavedModelPredictFunction(ModelCall call) {
