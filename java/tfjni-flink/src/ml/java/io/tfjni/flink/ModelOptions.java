@@ -39,11 +39,20 @@ final class ModelOptions {
       .withDescription("A row that cannot feed the model: ERROR fails the job, SKIP gives it "
           + "no output row, KEEP gives it NULL outputs.");
 
+  static final ConfigOption<String> VERSIONS = ConfigOptions.key("versions").stringType()
+      .noDefaultValue().withDescription("'latest': the path is a base directory of numbered "
+          + "version directories, and the newest complete version serves, new ones swapped in "
+          + "as they appear. Not given: the path is the SavedModel.");
+  static final ConfigOption<Duration> VERSION_POLL_INTERVAL = ConfigOptions
+      .key("version-poll-interval").durationType().defaultValue(Duration.ofSeconds(1))
+      .withDescription("How often the base directory is polled for new versions.");
+
   /** The options a model must have. */
   static final Set<ConfigOption<?>> REQUIRED = Set.of(PATH);
   /** The options a model may have. */
   static final Set<ConfigOption<?>> OPTIONAL = Set.of(SIGNATURE, TAGS, INPUTS, OUTPUTS,
-      BATCH_SIZE, BATCH_DELAY, INTRA_OP_THREADS, INTER_OP_THREADS, INVALID_RECORDS);
+      BATCH_SIZE, BATCH_DELAY, INTRA_OP_THREADS, INTER_OP_THREADS, INVALID_RECORDS, VERSIONS,
+      VERSION_POLL_INTERVAL);
 
   private ModelOptions() {}
 
@@ -51,10 +60,19 @@ final class ModelOptions {
    * A builder with the model's settings but its inputs and outputs: over every input and output
    * of the signature until they are given.
    *
-   * @throws IllegalArgumentException for a batch size below 1 or a negative delay
+   * @throws IllegalArgumentException for a batch size below 1, a negative delay or versions other
+   *     than 'latest'
    */
   static SqlFunctionBuilder builder(ReadableConfig options) {
-    return SqlFunctionBuilder.model(options.get(PATH))
+    SqlFunctionBuilder builder = SqlFunctionBuilder.model(options.get(PATH));
+    options.getOptional(VERSIONS).ifPresent(versions -> {
+      if (!versions.equals("latest")) {
+        throw new IllegalArgumentException("the option 'versions' is '" + versions
+            + "': it takes 'latest' (or is left out for a path that is the SavedModel)");
+      }
+      builder.latestVersion(options.get(VERSION_POLL_INTERVAL));
+    });
+    return builder
         .tags(options.get(TAGS).toArray(new String[0]))
         .signatureKey(options.get(SIGNATURE))
         .maxBatchSize(options.get(BATCH_SIZE))

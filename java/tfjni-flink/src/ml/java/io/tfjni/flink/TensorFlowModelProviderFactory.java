@@ -20,7 +20,9 @@ import org.apache.flink.table.types.DataType;
  * feeds the signature input of its name (or the one the option {@code inputs} gives it) and each
  * OUTPUT column is the output of its name (or {@code outputs}); the planner loads the model to
  * check them against the signature, and refuses the query naming the column and the input that
- * do not fit. Found by Flink through {@code META-INF/services}.
+ * do not fit. With {@code 'versions' = 'latest'} the path is a base directory of numbered
+ * versions, the newest of which serves, new ones swapped in as they appear. Found by Flink
+ * through {@code META-INF/services}.
  */
 public final class TensorFlowModelProviderFactory implements ModelProviderFactory {
   /** The value of the option {@code provider} that names this provider. */

@@ -15,6 +15,7 @@ import io.tfjni.TestModels;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code CREATE MODEL ... WITH ('provider' = 'tensorflow', ...)} and {@code ML_PREDICT}, in pure
@@ -301,6 +303,65 @@ class ModelProviderTest {
     assertEquals("the option 'inputs' names 2 keys [images, more] for 1 INPUT columns [images]: "
         + "give one per column, in order", planningFailure("images ARRAY<FLOAT>",
             "output_0 ARRAY<FLOAT>", ", 'inputs' = 'images;more'"));
+  }
+
+  /** The manifest's rows of {@code x} for the versioned models, and model's {@code y} of them. */
+  private static float[][] versionedRows(String model, String tensor) {
+    JsonNode call = TestModels.testCase(model + "_rows").get("calls").get(0);
+    JsonNode json = call.get(tensor.equals("x") ? "inputs" : "outputs").get(tensor);
+    try (Tensor values = TestModels.tensor(json)) {
+      float[] flat = values.toFloatArray();
+      float[][] rows = new float[flat.length / 3][];
+      for (int r = 0; r < rows.length; r++) {
+        rows[r] = Arrays.copyOfRange(flat, 3 * r, 3 * r + 3);
+      }
+      return rows;
+    }
+  }
+
+  /**
+   * 'versions' = 'latest' over a base directory: version 1 (the versioned_a model) serves, then
+   * once version 2 (versioned_b, the same signature) is there, version 2; each query's values
+   * are those TensorFlow Python computed with that version, synchronous and asynchronous.
+   */
+  @Test
+  void theLatestVersionOfABaseDirectoryServes(@TempDir Path base) throws Exception {
+    float[][] x = versionedRows("versioned_a", "x");
+    List<Row> rows = new ArrayList<>();
+    for (int r = 0; r < x.length; r++) {
+      Float[] boxed = new Float[3];
+      for (int c = 0; c < 3; c++) {
+        boxed[c] = x[r][c];
+      }
+      rows.add(Row.of(r, boxed));
+    }
+    StreamTableEnvironment tables = tables(2);
+    view(tables, "points", rows, Types.ROW_NAMED(new String[] {"id", "x"}, Types.INT,
+        Types.OBJECT_ARRAY(Types.FLOAT)));
+    tables.executeSql("CREATE TEMPORARY MODEL versioned INPUT (x ARRAY<FLOAT>) OUTPUT "
+        + "(y ARRAY<FLOAT>) WITH ('provider' = 'tensorflow', 'path' = '"
+        + base.toString().replace("'", "''") + "', 'versions' = 'latest')");
+    TestModels.copyTree(TestModels.modelPath("versioned_a"), base.resolve("1"), Set.of());
+    for (String model : List.of("versioned_a", "versioned_b")) {
+      if (model.equals("versioned_b")) {
+        TestModels.copyTree(TestModels.modelPath("versioned_b"), base.resolve("2"), Set.of());
+      }
+      float[][] y = versionedRows(model, "y");
+      for (String async : List.of("true", "false")) {
+        List<Row> scored = collect(tables, "SELECT id, y FROM ML_PREDICT(TABLE points, "
+            + "MODEL versioned, DESCRIPTOR(x), MAP['async', '" + async + "'])");
+        assertEquals(x.length, scored.size());
+        for (Row row : scored) {
+          int r = (Integer) row.getField(0);
+          Object values = row.getField(1);
+          for (int c = 0; c < 3; c++) {
+            assertEquals(y[r][c], ((Number) java.lang.reflect.Array.get(values, c)).floatValue(),
+                TestModels.FLOAT_TOLERANCE, model + " row " + r + " element " + c + ", async "
+                + async);
+          }
+        }
+      }
+    }
   }
 
   @Test
