@@ -4,6 +4,7 @@ import io.tfjni.SessionOptions;
 import io.tfjni.ThreadPools;
 import io.tfjni.serving.ServingBatchingPredictor;
 import io.tfjni.serving.ServingPredictor;
+import io.tfjni.serving.VersionLease;
 import io.tfjni.serving.VersionedModel;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -71,14 +72,17 @@ final class SharedVersions {
         .tags(settings.tags().toArray(new String[0])).sessionOptions(options)
         .pollInterval(settings.versionPollInterval()).build();
     try {
-      List<String> inputKeys = settings.inputKeys().isEmpty()
-          ? null : settings.inputKeys();
-      ServingPredictor layouts = inputKeys == null
-          ? model.predictor(settings.signatureKey())
-          : model.predictor(settings.signatureKey(), inputKeys, settings.outputKeys());
+      List<String> inputKeys = settings.inputKeys();
+      if (inputKeys.isEmpty()) {  // every input of the signature, in the order of their keys
+        try (VersionLease serving = model.lease()) {
+          inputKeys = serving.model().signature(settings.signatureKey()).inputKeys();
+        }
+      }
+      // Held for the rows' layouts.
+      ServingPredictor layouts = model.predictor(settings.signatureKey(), inputKeys,
+          settings.outputKeys());
       ServingBatchingPredictor batcher = model.batchingPredictor(settings.signatureKey(),
-          layouts.inputs().stream().map(io.tfjni.TensorSpec::key).toList(),
-          settings.outputKeys(),
+          inputKeys, settings.outputKeys(),
           // The async operators' capacities bound the rows in flight, as for OperatorBatcher.
           builder -> builder.maxBatchSize(settings.maxBatchSize()).maxDelay(settings.maxDelay())
               .unboundedQueue().threadName("tfjni-batching " + model.name()));

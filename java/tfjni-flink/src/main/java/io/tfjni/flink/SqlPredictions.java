@@ -23,9 +23,9 @@ import org.apache.flink.table.types.inference.TypeInference;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
- * What both SQL functions do: type their calls from the signature when the planner asks, and at
- * run time turn a call's arguments into a record's rows, queue them on the subtask's model and
- * turn the prediction's outputs into SQL values.
+ * What the SQL functions (and ML_PREDICT's) do: type their calls from the signature when the
+ * planner asks, and at run time turn a call's arguments into a record's rows, queue them on the
+ * subtask's model and turn the prediction's outputs into SQL values.
  */
 final class SqlPredictions implements Serializable {
   private static final long serialVersionUID = 1;
