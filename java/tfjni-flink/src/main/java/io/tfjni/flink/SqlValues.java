@@ -64,9 +64,13 @@ final class SqlValues {
    * {@code ArrayData}, a string as {@code StringData}, a number boxed) in a form {@link #toRow}
    * takes: an ARRAY's elements as an {@code Object[]}, anything else as it is.
    *
-   * @param type the column's SQL type, which says how to read an ARRAY's elements
+   * @param type the column's SQL type, which says how to read the elements of an ARRAY in
+   *     Flink's binary form
    */
   static Object fromInternal(Object value, LogicalType type) {
+    if (value instanceof GenericArrayData generic) {
+      return generic.toObjectArray();  // the elements as they are, boxed
+    }
     if (!(value instanceof ArrayData array) || !(type instanceof ArrayType arrayType)) {
       return value;
     }

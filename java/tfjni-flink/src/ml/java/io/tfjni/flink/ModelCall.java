@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -38,8 +39,12 @@ final class ModelCall implements Serializable {
     Object[] arguments = new Object[columnTypes.size()];
     for (int c = 0; c < arguments.length; c++) {
       LogicalType type = columnTypes.get(c);
-      arguments[c] = SqlValues.fromInternal(
-          RowData.createFieldGetter(type, c).getFieldOrNull(row), type);
+      // Flink hands the descriptor's columns over as they are, not cast to the INPUT columns'
+      // types (an INT column for a FLOAT one), in a GenericRowData: read as they are, the
+      // values are converted to the input's dtype as any SQL value is.
+      Object value = row instanceof GenericRowData generic ? generic.getField(c)
+          : RowData.createFieldGetter(type, c).getFieldOrNull(row);
+      arguments[c] = SqlValues.fromInternal(value, type);
     }
     predictions.predictRow(arguments, result);
   }

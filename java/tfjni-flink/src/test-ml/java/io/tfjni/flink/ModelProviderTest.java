@@ -112,7 +112,8 @@ class ModelProviderTest {
 
   /**
    * The digits CNN, then the multi model's serving_default (sum = a + b, its INPUT columns x and
-   * y mapped to a and b and its OUTPUT column to sum by the options) over the first's rows.
+   * y mapped to a and b and its OUTPUT column to sum by the options) over the first's rows, fed
+   * from INT columns.
    */
   @Test
   void twoModelsInOneQueryGiveTensorFlowPythonsValues() throws Exception {
@@ -122,9 +123,9 @@ class ModelProviderTest {
     tables.executeSql("CREATE TEMPORARY MODEL adder INPUT (x FLOAT, y FLOAT) OUTPUT "
         + "(total FLOAT) WITH ('provider' = 'tensorflow', 'path' = " + path("multi")
         + ", 'inputs' = 'a;b', 'outputs' = 'sum')");
-    tables.executeSql("CREATE TEMPORARY VIEW scored AS SELECT id, output_0, "
-        + "CAST(id AS FLOAT) AS x, CAST(10 * id AS FLOAT) AS y "
-        + "FROM ML_PREDICT(TABLE digits, MODEL digits_model, DESCRIPTOR(pixels))");
+    // INT columns for the FLOAT ones: Flink hands them over as they are, and they are converted.
+    tables.executeSql("CREATE TEMPORARY VIEW scored AS SELECT id, output_0, id AS x, "
+        + "10 * id AS y FROM ML_PREDICT(TABLE digits, MODEL digits_model, DESCRIPTOR(pixels))");
     List<Row> rows = collect(tables, "SELECT id, output_0, total "
         + "FROM ML_PREDICT(TABLE scored, MODEL adder, DESCRIPTOR(x, y))");
     assertEquals(FlinkTests.DIGITS, rows.size());
