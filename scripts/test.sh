@@ -35,8 +35,10 @@ TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/djl_op_goldens.py" --ch
   "$DJL_TESTS/FourierTest.java" "$DJL_TESTS/UniqueScatterTest.java" "$DJL_TESTS/AdvancedIndexTest.java"
 
 step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every test of the module"
-# `test`, not `install`: the installed tfjni-flink stays the one built against Flink 2.x.
-(cd "$ROOT/java" && mvn -B -q $(maven_settings) test -pl tfjni-flink -Dflink.version=1.20.3)
+# `test`, not `install`: the installed tfjni-flink stays the one built against Flink 2.x. `clean`
+# first: the 2.x build's classes and service file of the ML_PREDICT provider (left out against
+# 1.20) must not stay on the 1.20 build's class path.
+(cd "$ROOT/java" && mvn -B -q $(maven_settings) clean test -pl tfjni-flink -Dflink.version=1.20.3)
 
 # Prints its own steps: models, expected values and the golden suites under the other setting.
 "$ROOT/scripts/test-onednn.sh"

@@ -21,6 +21,8 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
   private int intraOpThreads;
   private int interOpThreads;
   private InvalidRecords invalidRecords = InvalidRecords.ERROR;
+  /** How often the base directory of versions is polled; null when the path is the model. */
+  private Duration versionPollInterval;
 
   FunctionBuilder(String modelPath) {
     this.modelPath = Objects.requireNonNull(modelPath, "modelPath");
@@ -126,6 +128,15 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
   }
 
   /**
+   * Serves the newest complete version under the path, a base directory of numbered version
+   * directories, polled every {@code interval} for new ones (a model provider's option).
+   */
+  B latestVersion(Duration interval) {
+    this.versionPollInterval = Objects.requireNonNull(interval, "interval");
+    return self();
+  }
+
+  /**
    * The settings given, with these inputs.
    *
    * @throws IllegalArgumentException if the function does not take the invalid-record policy
@@ -137,6 +148,7 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
           + ", not " + invalidRecords);
     }
     return new ModelSettings(modelPath, tags, signatureKey, List.copyOf(inputKeys), outputKeys,
-        maxBatchSize, maxDelay, intraOpThreads, interOpThreads, invalidRecords);
+        maxBatchSize, maxDelay, intraOpThreads, interOpThreads, invalidRecords,
+        versionPollInterval);
   }
 }

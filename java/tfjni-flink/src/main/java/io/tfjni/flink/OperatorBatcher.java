@@ -61,12 +61,16 @@ final class OperatorBatcher implements RecordBatcher {
       return CompletableFuture.failedFuture(e);
     }
     CompletableFuture<Prediction> answer = new CompletableFuture<>();
-    Completions.relay(pending, result -> answer.complete(prediction(result)),
+    Completions.relay(pending, result -> answer.complete(prediction(result, outputs)),
         answer::completeExceptionally);
     return answer;
   }
 
-  private Prediction prediction(BatchedResult result) {
+  /**
+   * A record's prediction from its batched result (closed here): its rows of every output, in
+   * the order of {@code outputs}, copied out.
+   */
+  static Prediction prediction(BatchedResult result, List<RowLayout> outputs) {
     try (result) {
       Map<String, Object> rows = new LinkedHashMap<>();
       for (int o = 0; o < outputs.size(); o++) {

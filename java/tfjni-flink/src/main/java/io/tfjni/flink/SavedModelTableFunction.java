@@ -1,10 +1,8 @@
 package io.tfjni.flink;
 
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.table.catalog.DataTypeFactory;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.AsyncTableFunction;
 import org.apache.flink.table.functions.FunctionContext;
@@ -43,10 +41,7 @@ public final class SavedModelTableFunction extends AsyncTableFunction<RowData> {
    * @param arguments one per signature input, in the builder's order
    */
   public void eval(CompletableFuture<Collection<RowData>> result, Object... arguments) {
-    Collection<RowData> invalid = predictions.settings().invalidRecords() == InvalidRecords.KEEP
-        ? List.of(new GenericRowData(predictions.outputCount())) : List.of();
-    predictions.predict(arguments, result, invalid,
-        values -> List.of(GenericRowData.of(values)));
+    predictions.predictRow(arguments, result);
   }
 
   @Override

@@ -90,4 +90,14 @@ public final class SqlFunctionBuilder extends FunctionBuilder<SqlFunctionBuilder
   SqlPredictions everyInputAfterThePath(String function) {
     return new SqlPredictions(settings(List.of(), SCALAR_POLICIES, function), List.of(), 1);
   }
+
+  /**
+   * Predictions fed by the inputs given, in their order (every input of the signature, in the
+   * order of their keys, if none was given), as a model provider makes them: it takes every
+   * invalid-row policy.
+   */
+  SqlPredictions modelPredictions(String function) {
+    return new SqlPredictions(settings(inputKeys, List.of(InvalidRecords.values()), function),
+        List.copyOf(columns), 0);
+  }
 }

@@ -3,11 +3,14 @@ package io.tfjni.flink;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.functions.FunctionDefinition;
 import org.apache.flink.table.types.DataType;
@@ -20,9 +23,9 @@ import org.apache.flink.table.types.inference.TypeInference;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
- * What both SQL functions do: type their calls from the signature when the planner asks, and at
- * run time turn a call's arguments into a record's rows, queue them on the subtask's model and
- * turn the prediction's outputs into SQL values.
+ * What the SQL functions (and ML_PREDICT's) do: type their calls from the signature when the
+ * planner asks, and at run time turn a call's arguments into a record's rows, queue them on the
+ * subtask's model and turn the prediction's outputs into SQL values.
  */
 final class SqlPredictions implements Serializable {
   private static final long serialVersionUID = 1;
@@ -140,6 +143,19 @@ final class SqlPredictions implements Serializable {
         result::completeExceptionally);
   }
 
+  /**
+   * Queues one call whose answer is a row of its outputs, as a table function's: {@code result}
+   * completes with the one row, with none for an invalid row under {@code SKIP}, with a row of
+   * nulls under {@code KEEP}, or fails as {@link #predict} says.
+   *
+   * @param arguments the call's arguments, one per input
+   */
+  void predictRow(Object[] arguments, CompletableFuture<Collection<RowData>> result) {
+    Collection<RowData> invalid = settings.invalidRecords() == InvalidRecords.KEEP
+        ? List.of(new GenericRowData(outputCount())) : List.of();
+    predict(arguments, result, invalid, values -> List.of(GenericRowData.of(values)));
+  }
+
   /** The record's rows of one call; null for an invalid row under SKIP or KEEP. */
   private Object[] rows(Object[] arguments) {
     long number = rowNumber++;
@@ -195,7 +211,8 @@ final class SqlPredictions implements Serializable {
     }
   }
 
-  private synchronized List<RowLayout> plannedInputs() {
+  /** The layout of each input's row, read from the model on the client for the planner. */
+  synchronized List<RowLayout> plannedInputs() {
     readSignature();
     return plannedInputs;
   }

@@ -80,6 +80,6 @@ final class SqlTypes {
 
   private static String unsupported(RowLayout layout, String what) {
     return DTYPES.contains(layout.dataType()) ? null : what + " '" + layout.key() + "' is "
-        + layout.dataType() + ": the SQL functions take FLOAT, DOUBLE, INT32 and INT64";
+        + layout.dataType() + ": the SQL functions take FLOAT, DOUBLE, INT32, INT64 and STRING";
   }
 }

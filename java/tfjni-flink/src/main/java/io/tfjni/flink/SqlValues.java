@@ -2,8 +2,11 @@ package io.tfjni.flink;
 
 import io.tfjni.DataType;
 import java.lang.reflect.Array;
+import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.LogicalType;
 
 /**
  * SQL values to a record's rows and back: numbers converted to the input's dtype, as Spark's;
@@ -54,6 +57,29 @@ final class SqlValues {
       }
     }
     return row;
+  }
+
+  /**
+   * A column's value as Flink's internal data holds it (a {@code RowData}'s field: an ARRAY as
+   * {@code ArrayData}, a string as {@code StringData}, a number boxed) in a form {@link #toRow}
+   * takes: an ARRAY's elements as an {@code Object[]}, anything else as it is.
+   *
+   * @param type the column's SQL type, which says how to read the elements of an ARRAY in
+   *     Flink's binary form
+   */
+  static Object fromInternal(Object value, LogicalType type) {
+    if (value instanceof GenericArrayData generic) {
+      return generic.toObjectArray();  // the elements as they are, boxed
+    }
+    if (!(value instanceof ArrayData array) || !(type instanceof ArrayType arrayType)) {
+      return value;
+    }
+    ArrayData.ElementGetter element = ArrayData.createElementGetter(arrayType.getElementType());
+    Object[] elements = new Object[array.size()];
+    for (int i = 0; i < elements.length; i++) {
+      elements[i] = element.getElementOrNull(array, i);
+    }
+    return elements;
   }
 
   /**

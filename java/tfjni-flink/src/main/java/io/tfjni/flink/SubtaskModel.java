@@ -7,32 +7,43 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One operator's hold on its model: a lease on the JVM's shared model, a predictor of the
- * signature and the batcher its records go through. Every function of this module opens one per
- * subtask; the last one closed in the JVM closes the model.
+ * One operator's hold on its model and the batcher its records go through: a lease on the JVM's
+ * shared model, a predictor of the signature and a batcher of its own; or, for a base directory
+ * of versions, a hold on the JVM's shared versioned model and its batching predictor. Every
+ * function of this module opens one per subtask; the last one closed in the JVM closes the model.
  */
 final class SubtaskModel implements AutoCloseable {
   /** The models of this JVM's operators: the last operator using a model closes it. */
   static final ModelCache MODELS = new ModelCache("tfjni-flink", Duration.ZERO);
 
-  private final ModelCache.Lease lease;
-  private final Predictor predictor;
-  private final OperatorBatcher batcher;
+  private final RecordBatcher batcher;
+  private final List<RowLayout> inputs;
+  private final List<RowLayout> outputs;
+  /** Frees what the batcher runs on: the predictor and the lease, or the versioned model. */
+  private final Runnable release;
 
-  private SubtaskModel(ModelCache.Lease lease, Predictor predictor, OperatorBatcher batcher) {
-    this.lease = lease;
-    this.predictor = predictor;
+  private SubtaskModel(RecordBatcher batcher, List<RowLayout> inputs, List<RowLayout> outputs,
+      Runnable release) {
     this.batcher = batcher;
+    this.inputs = inputs;
+    this.outputs = outputs;
+    this.release = release;
   }
 
   /**
    * Leases the model (loading it if no operator of this JVM has it), prepares the signature and
-   * starts a batcher whose thread is named {@code threadName}.
+   * starts a batcher whose thread is named {@code threadName}; or holds the versioned model of a
+   * base directory of versions, shared by the JVM's subtasks with its batcher.
    *
    * @throws RuntimeException the core's, if the model, the signature or its inputs and outputs
    *     cannot serve; nothing is left open then
    */
   static SubtaskModel open(ModelSettings settings, String threadName) {
+    if (settings.versionPollInterval() != null) {
+      SharedVersions.Held held = SharedVersions.acquire(settings);
+      return new SubtaskModel(new VersionedBatcher(held.batcher, held.inputs, held.outputs),
+          held.inputs, held.outputs, () -> SharedVersions.release(settings));
+    }
     ModelCache.Lease lease = MODELS.acquire(settings.cacheKey());
     Predictor predictor = null;
     try {
@@ -41,9 +52,16 @@ final class SubtaskModel implements AutoCloseable {
           ? lease.model().signature(settings.signatureKey()).inputKeys() : settings.inputKeys();
       predictor = lease.model().predictor(settings.signatureKey(), inputKeys,
           settings.outputKeys());
-      return new SubtaskModel(lease, predictor,
-          new OperatorBatcher(predictor, settings.maxBatchSize(), settings.maxDelay(),
-              threadName));
+      OperatorBatcher batcher = new OperatorBatcher(predictor, settings.maxBatchSize(),
+          settings.maxDelay(), threadName);
+      Predictor prepared = predictor;
+      return new SubtaskModel(batcher, batcher.inputs(), batcher.outputs(), () -> {
+        try {
+          prepared.close();
+        } finally {
+          lease.close();
+        }
+      });
     } catch (RuntimeException e) {
       if (predictor != null) {
         predictor.close();
@@ -55,12 +73,12 @@ final class SubtaskModel implements AutoCloseable {
 
   /** The layout of each input's row, in the order of the settings' input keys. */
   List<RowLayout> inputs() {
-    return batcher.inputs();
+    return inputs;
   }
 
   /** The layout of each output's row, in the order the predictions hold them. */
   List<RowLayout> outputs() {
-    return batcher.outputs();
+    return outputs;
   }
 
   /** Queues one record's rows; see {@link RecordBatcher#submit}. */
@@ -68,17 +86,13 @@ final class SubtaskModel implements AutoCloseable {
     return batcher.submit(rows);
   }
 
-  /** Fails the records still queued, then frees the batcher, the predictor and the lease. */
+  /** Fails the records still queued, then frees the batcher and what it runs on. */
   @Override
   public void close() {
     try {
       batcher.close();
     } finally {
-      try {
-        predictor.close();
-      } finally {
-        lease.close();
-      }
+      release.run();
     }
   }
 }

@@ -62,19 +62,32 @@ class DocumentationSnippetsTest {
   }
 
   /**
-   * docs/FLINK.md's SQL block, run statement by statement over the view {@code events} of
-   * {@link #digitRecords} with the digits model's directory for {@code /models/digits}: the
-   * SELECT's last column holds each record's 10 probabilities, which sum to 1.
+   * docs/FLINK.md's SQL block of {@code SavedModelPredict}, run statement by statement over the
+   * view {@code events} of {@link #digitRecords} with the digits model's directory for {@code
+   * /models/digits}: the SELECT's last column holds each record's 10 probabilities, which sum to
+   * 1.
    */
   @Test
   void theSqlBlockRuns() throws Exception {
+    runSqlBlock("<!-- sql: given the view events");
+  }
+
+  /**
+   * Runs the SQL block of docs/FLINK.md after the line starting with {@code marker}, as {@link
+   * #theSqlBlockRuns} says.
+   */
+  static void runSqlBlock(String marker) throws Exception {
     Path flinkDocs = MarkdownSnippets.projectDocuments().stream()
         .filter(document -> document.getFileName().toString().equals("FLINK.md")).findFirst()
         .orElseThrow();
     List<String> lines = Files.readAllLines(flinkDocs);
-    int fence = lines.indexOf("```sql");
-    assertTrue(fence > 0, "no SQL block in " + flinkDocs);
-    List<String> afterFence = lines.subList(fence + 1, lines.size());
+    int markerLine = -1;
+    for (int i = 0; i < lines.size() && markerLine < 0; i++) {
+      markerLine = lines.get(i).startsWith(marker) ? i : -1;
+    }
+    assertTrue(markerLine >= 0 && lines.get(markerLine + 1).equals("```sql"),
+        "no SQL block after '" + marker + "' in " + flinkDocs);
+    List<String> afterFence = lines.subList(markerLine + 2, lines.size());
     String block = String.join("\n", afterFence.subList(0, afterFence.indexOf("```")))
         .replace("'/models/digits'", "'" + TestModels.modelPath("digits") + "'");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
