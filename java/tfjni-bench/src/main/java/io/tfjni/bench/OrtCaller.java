@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * ONNX Runtime's Java binding as its documentation shows it: the process's {@link OrtEnvironment},
- * an {@link OrtSession} whose {@link OrtSession.SessionOptions} set the intra-op threads (everything
- * else ONNX Runtime's defaults: all graph optimisations, sequential execution), and an input
+ * ONNX Runtime's Java binding as its documentation shows it: the process's
+ * {@link OrtEnvironment}, an {@link OrtSession} whose {@link OrtSession.SessionOptions} set the
+ * intra-op threads (everything else ONNX Runtime's defaults: all graph optimisations, sequential
+ * execution, intra-op threads that spin while they wait for work), and an input
  * {@link OnnxTensor} made once over a direct buffer. The output is pinned: an {@link OnnxTensor}
  * over a direct buffer made once, which each run writes into (the run's {@code Result} is still
  * made and closed per call, as the API requires); each call copies it into an array made once.

@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 public class TfjniModel extends CaseParam {
   BenchCase benchCase;
-  /** The session's intra-op threads; the runtime comparison sets it per run before {@link #open}. */
+  /** The session's intra-op threads; the runtime comparison sets it before {@link #open}. */
   int intraOpThreads = INTRA_OP_THREADS;
   SavedModel model;
   /** Feeds the case's input and fetches only its output, so a RunResult holds one tensor. */
