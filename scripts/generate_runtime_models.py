@@ -99,7 +99,8 @@ def reason(text):
         return select[0][:REASON_CHARS]
     found = [l for l in lines if re.search(
         r"Lowering tensor list ops is failed|not supported|Unsupported ops", l)] or lines[-1:]
-    first = re.sub(r"^.*?error: ", "", found[0] if found else "no message").split(". Please")[0]
+    # Without MLIR's "<unknown>:0: error: " or a logger's "<time> - ERROR - " before it.
+    first = re.sub(r"^.*?(error: |ERROR - )", "", found[0] if found else "no message").split(". Please")[0]
     ops = sorted(set(re.findall(r'fused\["(\w+):"', text)))
     return (first + (f" (ops: {', '.join(ops)})" if ops else ""))[:REASON_CHARS]
 
