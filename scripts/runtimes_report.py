@@ -132,19 +132,36 @@ def targets(res):
                   "result"], rows)
 
 
+def relative_latencies(summary):
+    """Each timed runtime's median latency relative to TensorFlow's, from the paired ratios."""
+    relative = {TENSORFLOW: 1.0}
+    relative.update({r: summary[r]["p50_ratio"]["median"] for r in (LITERT, ORT) if summary.get(r)})
+    return relative
+
+
+def over(summary, relative, slower, fastest):
+    """How many times `fastest`'s latency `slower`'s is, paired: LiteRT and ONNX Runtime from their
+    own per-pair ratio, the others through their ratios to TensorFlow's."""
+    direct = summary.get("litert_vs_onnxruntime_p50_ratio")
+    if {slower, fastest} == {LITERT, ORT} and direct:
+        return direct["median"] if slower == LITERT else 1 / direct["median"]
+    return relative[slower] / relative[fastest]
+
+
 def where_each_wins(res):
-    """Per case, the fastest timed runtime at each thread count, with its paired ratios."""
+    """Per case, the fastest timed runtime at each thread count by the paired ratios, and how many
+    times its latency the others take."""
     lines = []
     for case in res.cases:
         parts = []
         for threads in res.threads(case):
             summary = res.summary[(case, threads)]
-            timed = [r for r in RUNTIMES if summary.get(r)]
-            fastest = min(timed, key=lambda r: summary[r]["p50_us"])
-            others = [f"{num(summary[r]['p50_us'] / summary[fastest]['p50_us'])}× for {NAMES[r]}"
-                      for r in timed if r != fastest]
+            relative = relative_latencies(summary)
+            fastest = min(relative, key=relative.get)
+            others = [f"{num(over(summary, relative, r, fastest))}× for {NAMES[r]}"
+                      for r in relative if r != fastest]
             parts.append(f"{threads} thread{'s' if threads > 1 else ''}: {NAMES[fastest]} "
-                         f"({micros(summary[fastest]['p50_us'])}; the others' medians "
+                         f"({micros(summary[fastest]['p50_us'])}; paired, the others take "
                          f"{', '.join(others) or 'not timed'})")
         lines.append(f"* {TITLES.get(case, case)} ({case}): " + "; ".join(parts) + ".")
     bytes_by_runtime = {r: max((s[r]["bytes_per_call"] for s in res.summary.values() if s.get(r)),
@@ -185,7 +202,9 @@ def markdown(results_dir):
         "of the per-pair ratios, [the middle half of the pairs]: the machine is shared (load "
         f"average {meta['load_average_before']} before the run, {meta['load_average_after']} after, on "
         f"{meta['cores']} cores), so the absolute times move with its load and only the paired ratios "
-        "compare runtimes. Calls/s is one caller's.",
+        "compare runtimes. Calls/s is one caller's. With 2 threads LiteRT hands every operator to "
+        "XNNPACK's pool and ONNX Runtime's intra-op threads spin while they wait: on a loaded machine "
+        "a hand-off to a second thread can cost more than a small model's whole run (docs/LITERT.md).",
         "",
         "### Targets",
         "",

@@ -327,10 +327,12 @@ class RuntimesReportTest(InTempDir):
 
     def test_where_each_wins_names_the_fastest_runtime_with_the_others_over_it(self):
         wins = self.section().split("### Where each wins")[1].split("###")[0]
-        self.assertIn("* MobileNetV2 224² (logits), batch 1 (mobilenet_v2_b1): 1 thread: LiteRT (tfjni) (6.00 ms; the others' "
-                      "medians 3.33× for TensorFlow (tfjni), 1.25× for ONNX Runtime Java); 2 threads: ONNX "
-                      "Runtime Java (4.00 ms; the others' medians 3.00× for TensorFlow (tfjni), 1.02× for LiteRT "
-                      "(tfjni)).", wins)
+        # By the paired ratios: 1 thread, LiteRT 0.30 and ORT 0.37 of TensorFlow, LiteRT ÷ ORT 0.80 in
+        # the same pairs; 2 threads, ORT 0.33 and LiteRT 0.34 of TensorFlow, LiteRT ÷ ORT 1.02.
+        self.assertIn("* MobileNetV2 224² (logits), batch 1 (mobilenet_v2_b1): 1 thread: LiteRT (tfjni) (6.00 ms; "
+                      "paired, the others take 3.33× for TensorFlow (tfjni), 1.25× for ONNX Runtime Java); "
+                      "2 threads: ONNX Runtime Java (4.00 ms; paired, the others take 3.03× for TensorFlow "
+                      "(tfjni), 1.02× for LiteRT (tfjni)).", wins)
         self.assertIn("* Java bytes per call, the most over every case: TensorFlow (tfjni) 0.00, LiteRT (tfjni) "
                       "0.75, ONNX Runtime Java 120.", wins)
 
