@@ -10,6 +10,10 @@
 #                                                    io.tfjni.bench.PairedCallerBench: the C API
 #                                                    floor and the fast path in one JVM
 #                                                    (scripts/bench-paired.sh runs it)
+#   scripts/bench-java.sh runtimes CASE THREADS... [OPTIONS]
+#                                                    io.tfjni.bench.RuntimesPairedBench: TensorFlow,
+#                                                    LiteRT and ONNX Runtime paired in one JVM
+#                                                    (scripts/bench-runtimes.sh runs it)
 #   scripts/bench-java.sh build                      only the build below
 #
 # Builds and installs every module (scripts/build.sh) and packages the benchmarks first, unless
@@ -23,7 +27,7 @@ BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
 JAR="$ROOT/java/tfjni-bench/target/benchmarks.jar"
 
 usage() {
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -35,6 +39,7 @@ case "$mode" in
   rss) [[ $# -eq 3 ]] || usage ;;
   calls) [[ $# -eq 4 || $# -eq 5 ]] || usage ;;
   paired) [[ $# -ge 3 ]] || usage ;;
+  runtimes) [[ $# -ge 2 ]] || usage ;;
   build) [[ $# -eq 0 && "${BENCH_NO_BUILD:-0}" != 1 ]] || usage ;;
   *) usage ;;
 esac
@@ -48,7 +53,12 @@ fi
 [[ "$mode" != build ]] || exit 0
 
 # scripts/bench.sh passes the models directory it made, so its ~170 calls skip the set-up check.
-MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"
+# The runtime comparison reads the runtime models' directory (scripts/runtime-models.sh) instead.
+if [[ "$mode" == runtimes ]]; then
+  MODELS="${BENCH_RUNTIME_MODELS:-$("$ROOT/scripts/runtime-models.sh")}"
+else
+  MODELS="${BENCH_MODELS:-$("$ROOT/scripts/bench-models.sh")}"
+fi
 TF_DIR=$(tensorflow_dir)
 # System properties for tfjni (io.tfjni.NativeLibrary) and for the benchmark's case loader.
 # The forks check that both bindings run TensorFlow $TFJNI_TF_VERSION.
@@ -113,5 +123,9 @@ case "$mode" in
     # The floor's JNI library is built with the C++ benchmarks (build/bench, target floor_loop).
     exec java $BENCH_JVM_FLAGS $PROPS -Dtfjni.bench.floorLoop="$BUILD/bench/libfloor_loop.so" -cp "$JAR" \
       io.tfjni.bench.PairedCallerBench "$@"
+    ;;
+  runtimes)
+    exec java $BENCH_JVM_FLAGS $PROPS -Dtfjni.litert.library="$(litert_library)" -cp "$JAR" \
+      io.tfjni.bench.RuntimesPairedBench "$@"
     ;;
 esac

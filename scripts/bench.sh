@@ -31,6 +31,8 @@
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
 #   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~20 min; 1 by default)
 #   BENCH_BATCHING=0 skip batching across callers (scripts/bench-batching.sh, ~1.5 min a round)
+#   BENCH_RUNTIMES=0 skip TensorFlow, LiteRT and ONNX Runtime side by side (scripts/bench-runtimes.sh,
+#                    ~10 min; run alone: scripts/bench-runtimes.sh)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.
@@ -225,6 +227,12 @@ fi
 if [[ "${BENCH_DJL:-1}" == 1 ]]; then
   step "DJL's Predictor.predict: tfjni-djl, DJL's TensorFlow engine, tfjni's prepared path (scripts/bench-djl.sh)"
   run djl env BENCH_QUICK="$BENCH_QUICK" "$ROOT/scripts/bench-djl.sh" "$OUT/djl"
+fi
+
+if [[ "${BENCH_RUNTIMES:-1}" == 1 ]]; then
+  step "Three runtimes: TensorFlow, LiteRT through tfjni, ONNX Runtime Java, paired (scripts/bench-runtimes.sh)"
+  run runtimes env BENCH_QUICK="$BENCH_QUICK" BENCH_RUNTIMES_COMMAND="$COMMAND" \
+    "$ROOT/scripts/bench-runtimes.sh" "$OUT/runtimes"
 fi
 
 if [[ "${BENCH_BATCHING:-1}" == 1 ]]; then

@@ -12,6 +12,9 @@ RESULTS_DIR is what scripts/bench.sh leaves in build/bench-results/<timestamp>/:
   round-N/eager-C.json                 JMH avgt mode, gc profiler (tfjni, tfJava)
   rss-C-CASE.jsonl                     RSS probe lines {"contender", "case", "calls", "rss_kb", ...}
   instructions/instructions.jsonl      callgrind counts per call (scripts/bench-instructions.sh)
+  runtimes/                            TensorFlow, LiteRT and ONNX Runtime paired in one process
+                                       (scripts/bench-runtimes.sh; scripts/runtimes_report.py
+                                       writes its section)
   paired/paired-H-CASE.jsonl           the floor, the fast path and the map API paired in one
                                        process (scripts/bench-paired.sh): a line per pair, a
                                        summary per thread count; absent from runs before it existed
@@ -735,6 +738,7 @@ def write_markdown(res, md_path, png_path):
         "",
         eager_table(res),
         "",
+    ] + runtimes_section(res.dir) + [
         "## How it was measured",
         "",
         f"* {meta['rounds']} round(s); each runs every contender on every case before the next round "
@@ -767,6 +771,15 @@ def write_markdown(res, md_path, png_path):
         ]
     out += [""]
     md_path.write_text("\n".join(out))
+
+
+def runtimes_section(results_dir):
+    """The three runtimes' section (scripts/runtimes_report.py) where the run has
+    scripts/bench-runtimes.sh's results, else nothing."""
+    import runtimes_report  # it imports this module's formatting
+
+    runtimes = Path(results_dir) / "runtimes"
+    return runtimes_report.markdown(runtimes) + [""] if (runtimes / "meta.json").exists() else []
 
 
 def write_chart(res, png_path):

@@ -207,6 +207,20 @@ bench_models_dir() {
   echo "$TFJNI_CACHE/bench-models/tf$TFJNI_TF_VERSION-$hash"
 }
 
+# The runtime comparison's models (scripts/generate_runtime_models.py: LiteRT and ONNX files of the
+# benchmark models, a Transformer block, an LSTM), cached by their generator, the conversion they
+# reuse, the ONNX converter's pins and the benchmark models they start from.
+runtime_models_dir() {
+  local hash
+  hash=$( (cat "$ROOT/scripts/generate_runtime_models.py" "$ROOT/scripts/litert_models.py" \
+    "$ROOT/scripts/requirements-tf2onnx.txt"; bench_models_dir) | sha256sum | cut -c1-16)
+  echo "$TFJNI_CACHE/runtime-models/tf$TFJNI_TF_VERSION-$hash"
+}
+# tf2onnx in a venv of its own (scripts/requirements-tf2onnx.txt says why), named by its pins.
+tf2onnx_venv() {
+  echo "$TFJNI_CACHE/venv-tf2onnx-$(sha256sum "$ROOT/scripts/requirements-tf2onnx.txt" | cut -c1-12)"
+}
+
 # TensorFlow Text built for another TensorFlow minor version than TFJNI_TF_VERSION: its op
 # libraries are the "wrong ABI" case of the op library tests. The wheel is unpacked here as it
 # would be installed (package directory next to its .dist-info), not into any venv.

@@ -91,18 +91,26 @@ def build_dense(tf, rng, path):
     tf.saved_model.save(module, str(path), signatures={"serving_default": module.serve})
 
 
+def export_keras(tf, model, path, input_name, output_key):
+    """Writes a Keras model as a SavedModel of one `serving_default` signature: one float32 input
+    of any batch size named `input_name`, one output `output_key`, inference mode."""
+    import keras
+
+    archive = keras.export.ExportArchive()
+    archive.track(model)
+    archive.add_endpoint(
+        name="serving_default",
+        fn=lambda x: {output_key: model(x, training=False)},
+        input_signature=[tf.TensorSpec([None, *model.input_shape[1:]], tf.float32, name=input_name)])
+    archive.write_out(str(path), verbose=False)
+
+
 def build_cnn(tf, path):
     import keras
 
     keras.utils.set_random_seed(SEED)
     model = keras.applications.MobileNetV2(weights=None, input_shape=(224, 224, 3), classes=1000)
-    archive = keras.export.ExportArchive()
-    archive.track(model)
-    archive.add_endpoint(
-        name="serving_default",
-        fn=lambda image: {"probs": model(image, training=False)},
-        input_signature=[tf.TensorSpec([None, 224, 224, 3], tf.float32, name="image")])
-    archive.write_out(str(path), verbose=False)
+    export_keras(tf, model, path, "image", "probs")
 
 
 def build_text(tf, rng, path):

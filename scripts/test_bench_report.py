@@ -1,6 +1,6 @@
 """Tests of bench_report.py's targets: which measurement judges a latency or throughput ratio to the
-C API floor, and the batching targets of batching_table.py. The results are written by hand below,
-so every expected ratio is their arithmetic.
+C API floor, the batching targets of batching_table.py, and runtimes_report.py's section on three
+runtimes. The results are written by hand below, so every expected ratio is their arithmetic.
 Run: python3 scripts/test_bench_report.py"""
 
 import json
@@ -13,6 +13,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import batching_table  # noqa: E402
 import bench_report  # noqa: E402
+import runtimes_report  # noqa: E402
 
 # Median latency of one round, µs: (threading, contender) -> p50. Ratios to the floor in the same
 # threading: pooled fast 48/40 = 1.20 (> 1.10), map 52/40 = 1.30 (> 1.25); caller fast
@@ -222,6 +223,138 @@ class BatchingTargetsTest(InTempDir):
         targets = self.target_rows([{}])
         self.assertEqual(targets["mlp, 1 caller: batched p50 ≤ unbatched p50 + delay (0 ms)"],
                          ["9.2 µs against 8.7 µs", "MISS"])
+
+
+def runtime(p50_us, calls_per_s, bytes_per_call, p50_ratio=None, rate_ratio=None):
+    """A runtime's entry in a RuntimesPairedBench summary line."""
+    entry = {"p50_us": p50_us, "calls_per_s": calls_per_s, "bytes_per_call": bytes_per_call}
+    if p50_ratio is not None:
+        entry.update(p50_ratio=ratios(p50_ratio), calls_per_s_ratio=ratios(rate_ratio))
+    return entry
+
+
+def agreement(case, threads, name, difference, agrees=True, not_timed=None):
+    return {"kind": "agreement", "case": case, "threads": threads, "runtime": name, "tolerance": 1e-3,
+            "max_abs_difference": difference, "allowed": None if difference is None else 2e-3,
+            "agrees": agrees, "not_timed": not_timed}
+
+
+def write_runtimes(root):
+    """One run of bench-runtimes.sh. mobilenet_v2_b1: LiteRT 6 ms ÷ ORT 7.5 ms, per-pair median 0.80 at 1 thread
+    (no slower: PASS), 1.02 at 2 threads (MISS). mlp_b1: LiteRT ÷ ORT 1.00 (not faster: MISS).
+    transformer_b1: ORT disagrees, so LiteRT is not compared with it (no data). lstm_b1: no LiteRT file.
+    LiteRT allocates 0 B per call except 0.75 on mlp_b1 at 2 threads (MISS)."""
+    lines = {
+        "mobilenet_v2_b1": [
+            agreement("mobilenet_v2_b1", 1, "litert", 2e-7), agreement("mobilenet_v2_b1", 1, "onnxruntime", 3e-7),
+            {"kind": "summary", "case": "mobilenet_v2_b1", "threads": 1, "pairs": 60, "slice_ms": 150,
+             "tensorflow": runtime(20000.0, 50.0, 0.0),
+             "litert": runtime(6000.0, 160.0, 0.0, 0.30, 3.2),
+             "onnxruntime": runtime(7500.0, 130.0, 96.0, 0.37, 2.6),
+             "litert_vs_onnxruntime_p50_ratio": ratios(0.80)},
+            {"kind": "summary", "case": "mobilenet_v2_b1", "threads": 2, "pairs": 60, "slice_ms": 150,
+             "tensorflow": runtime(12000.0, 80.0, 0.0),
+             "litert": runtime(4080.0, 240.0, 0.0, 0.34, 2.9),
+             "onnxruntime": runtime(4000.0, 245.0, 96.0, 0.33, 3.0),
+             "litert_vs_onnxruntime_p50_ratio": ratios(1.02)}],
+        "mlp_b1": [
+            {"kind": "summary", "case": "mlp_b1", "threads": 2, "pairs": 60, "slice_ms": 100,
+             "tensorflow": runtime(20.0, 50000.0, 0.0),
+             "litert": runtime(5.0, 190000.0, 0.75, 0.25, 3.8),
+             "onnxruntime": runtime(5.0, 180000.0, 120.0, 0.25, 3.6),
+             "litert_vs_onnxruntime_p50_ratio": ratios(1.00)}],
+        "transformer_b1": [
+            agreement("transformer_b1", 1, "onnxruntime", 0.5, agrees=False,
+                      not_timed="disagrees with TensorFlow: [3] = 1.5, TensorFlow Python gives 1.0"),
+            {"kind": "summary", "case": "transformer_b1", "threads": 1, "pairs": 60, "slice_ms": 100,
+             "tensorflow": runtime(700.0, 1400.0, 0.0), "litert": runtime(100.0, 9000.0, 0.0, 0.14, 7.0),
+             "onnxruntime": None, "litert_vs_onnxruntime_p50_ratio": None}],
+        "lstm_b1": [
+            agreement("lstm_b1", 1, "litert", None, agrees=False,
+                      not_timed="not converted: TensorListReserve needs Select TF ops"),
+            {"kind": "summary", "case": "lstm_b1", "threads": 1, "pairs": 60, "slice_ms": 100,
+             "tensorflow": runtime(300.0, 3000.0, 0.0), "litert": None,
+             "onnxruntime": runtime(100.0, 9000.0, 64.0, 0.33, 3.0), "litert_vs_onnxruntime_p50_ratio": None}],
+    }
+    for case, case_lines in lines.items():
+        (root / f"runtimes-{case}.jsonl").write_text("".join(json.dumps(l) + "\n" for l in case_lines))
+    conversions = [{"name": c, "litert": None if c == "lstm_b1" else f"litert/{c}.tflite",
+                    "litert_error": "TensorListReserve needs Select TF ops" if c == "lstm_b1" else None,
+                    "onnx": f"onnx/{c}.onnx", "onnx_error": None}
+                   for c in ("mlp_b1", "mobilenet_v2_b1", "transformer_b1", "lstm_b1")]
+    (root / "meta.json").write_text(json.dumps({
+        "command": "scripts/bench-runtimes.sh", "cores": 2, "load_average_before": "9.0 8.0 7.0",
+        "load_average_after": "10.0 9.0 8.0", "pairs": 60, "tensorflow": "2.18.0", "litert": "1.4.0",
+        "onnxruntime": "1.29.0", "tf2onnx": "1.17.0", "onnx_opset": 17, "conversions": conversions,
+        "not_timed": [{"name": "text_b8", "litert_error": "StringSplit needs Select TF ops",
+                       "onnx_error": "StringLower is not supported", "reason": "string input"}]}))
+    return root
+
+
+class RuntimesReportTest(InTempDir):
+    def section(self):
+        return "\n".join(runtimes_report.markdown(write_runtimes(self.root)))
+
+    def test_each_target_is_judged_by_the_paired_litert_over_ort_ratio_at_each_thread_count(self):
+        targets = self.section().split("### Targets")[1].split("###")[0]
+        self.assertEqual(row(targets, "LiteRT no slower than ONNX Runtime Java: MobileNetV2 224² (logits), batch 1 "
+                                      "(mobilenet_v2_b1) median latency, 1 thread")[1:],
+                         ["0.80× [0.78–0.82] (6.00 ms vs 7.50 ms, 60 pairs)", "PASS"])
+        self.assertEqual(row(targets, "LiteRT no slower than ONNX Runtime Java: MobileNetV2 224² (logits), batch 1 "
+                                      "(mobilenet_v2_b1) median latency, 2 threads")[2], "**MISS**")
+        # Equal medians are not "faster".
+        self.assertEqual(row(targets, "LiteRT faster than ONNX Runtime Java: tiny MLP (mlp_b1)")[2], "**MISS**")
+        # ONNX Runtime disagreed on the Transformer, so nothing compares LiteRT with it there.
+        self.assertEqual(row(targets, "LiteRT faster than ONNX Runtime Java: Transformer encoder block")[1:],
+                         ["—", "no data"])
+        self.assertEqual(row(targets, "LiteRT: 0 Java bytes")[1:],
+                         ["at most 0.75 B/call (mlp_b1, 2 threads)", "**MISS**"])
+
+    def test_a_runtime_that_disagrees_or_did_not_convert_is_shown_untimed_with_its_reason(self):
+        section = self.section()
+        transformer = section.split("(transformer_b1)\n")[1].split("###")[0]
+        (ort,) = [r for r in rows(transformer) if r[1] == "ONNX Runtime Java"]
+        self.assertEqual(ort[2], "**disagrees, not timed**: largest difference 0.5 (allowed 0.002: 0.001 × the "
+                                 "largest magnitude); disagrees with TensorFlow: [3] = 1.5, TensorFlow Python gives 1.0")
+        self.assertEqual(ort[3:], ["—"] * 5)
+        (litert,) = [r for r in rows(section.split("(lstm_b1)\n")[1]) if r[1] == "LiteRT (tfjni)"]
+        self.assertEqual(litert[2], "**not timed**: not converted: TensorListReserve needs Select TF ops")
+
+    def test_the_case_table_shows_paired_ratios_to_tensorflow_and_bytes(self):
+        cnn = self.section().split("(mobilenet_v2_b1)\n")[1].split("###")[0]
+        (ort,) = [r for r in rows(cnn) if r[:2] == ["1", "ONNX Runtime Java"]]
+        self.assertEqual(ort[3:], ["7.50 ms", "0.37× [0.35–0.39]", "130", "2.60× [2.58–2.62]", "96"])
+
+    def test_where_each_wins_names_the_fastest_runtime_with_the_others_over_it(self):
+        wins = self.section().split("### Where each wins")[1].split("###")[0]
+        # By the paired ratios: 1 thread, LiteRT 0.30 and ORT 0.37 of TensorFlow, LiteRT ÷ ORT 0.80 in
+        # the same pairs; 2 threads, ORT 0.33 and LiteRT 0.34 of TensorFlow, LiteRT ÷ ORT 1.02.
+        self.assertIn("* MobileNetV2 224² (logits), batch 1 (mobilenet_v2_b1): 1 thread: LiteRT (tfjni) (6.00 ms; "
+                      "paired, the others take 3.33× for TensorFlow (tfjni), 1.25× for ONNX Runtime Java); "
+                      "2 threads: ONNX Runtime Java (4.00 ms; paired, the others take 3.03× for TensorFlow "
+                      "(tfjni), 1.02× for LiteRT (tfjni)).", wins)
+        self.assertIn("* Java bytes per call, the most over every case: TensorFlow (tfjni) 0.00, LiteRT (tfjni) "
+                      "0.75, ONNX Runtime Java 120.", wins)
+
+    def test_the_conversions_list_every_case_with_each_converters_reason(self):
+        conversions = rows(self.section().split("### Conversions")[1].split("###")[0])
+        self.assertEqual(conversions[-1], ["text_b8", "StringSplit needs Select TF ops",
+                                           "StringLower is not supported"])
+        self.assertIn(["lstm_b1", "TensorListReserve needs Select TF ops", "converted"], conversions)
+
+    def test_splice_replaces_the_section_or_inserts_it_before_how_it_was_measured(self):
+        section = ["## Three runtimes: TensorFlow, LiteRT, ONNX Runtime", "", "new"]
+        fresh = runtimes_report.splice("# B\n\n## Targets\n\nx\n\n## How it was measured\n\n* y\n", section)
+        self.assertEqual(fresh, "# B\n\n## Targets\n\nx\n\n## Three runtimes: TensorFlow, LiteRT, ONNX Runtime"
+                                "\n\nnew\n## How it was measured\n\n* y\n")
+        again = runtimes_report.splice(fresh.replace("new", "old"), section)
+        self.assertEqual(again, fresh)
+
+    def test_bench_report_includes_the_section_of_a_make_bench_run(self):
+        (self.root / "runtimes").mkdir()
+        write_runtimes(self.root / "runtimes")
+        self.assertEqual(bench_report.runtimes_section(self.root)[0], runtimes_report.HEADING)
+        self.assertEqual(bench_report.runtimes_section(self.root / "runtimes"), [])
 
 
 if __name__ == "__main__":

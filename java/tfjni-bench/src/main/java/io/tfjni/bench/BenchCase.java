@@ -48,14 +48,23 @@ record BenchCase(
   }
 
   static BenchCase load(String name) {
-    Path dir = modelsDir();
-    Path manifest = dir.resolve("bench_models.json");
+    try {
+      return fromJson(modelsDir(), entry(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading benchmark case " + name + " from "
+          + modelsDir().resolve("bench_models.json"), e);
+    }
+  }
+
+  /** The case's entry in the models directory's bench_models.json, as parsed JSON. */
+  static Map<?, ?> entry(String name) {
+    Path manifest = modelsDir().resolve("bench_models.json");
     try {
       Map<?, ?> root = (Map<?, ?>) Json.parse(Files.readString(manifest, StandardCharsets.UTF_8));
       for (Object entry : (List<?>) root.get("cases")) {
         Map<?, ?> c = (Map<?, ?>) entry;
         if (name.equals(c.get("name"))) {
-          return fromJson(dir, c);
+          return c;
         }
       }
       throw new IllegalArgumentException("no case '" + name + "' in " + manifest);

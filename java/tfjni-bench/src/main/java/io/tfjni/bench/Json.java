@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * A small JSON reader for bench_models.json: objects become {@code Map<String, Object>}, arrays
- * {@code List<Object>}, numbers {@code Double}, and true/false/null their Java values. Kept here
+ * {@code List<Object>}, numbers {@code Double}, and true/false/null their Java values; and the
+ * quoting of a string for the JSON lines the benchmarks print. Kept here
  * so that the benchmark needs no JSON library (and loads nothing either contender could share).
  */
 final class Json {
@@ -16,6 +17,20 @@ final class Json {
 
   private Json(String text) {
     this.text = text;
+  }
+
+  /** {@code text} as a JSON string: quoted; quotes, backslashes and control characters escaped. */
+  static String quote(String text) {
+    StringBuilder out = new StringBuilder("\"");
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        default -> out.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+      }
+    }
+    return out.append('"').toString();
   }
 
   static Object parse(String text) {

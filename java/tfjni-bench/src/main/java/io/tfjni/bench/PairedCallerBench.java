@@ -215,7 +215,7 @@ public final class PairedCallerBench {
   }
 
   /** {@code {"q1","median","q3","halves":[first half's median, second half's]}} of some ratios. */
-  private static String spread(double[] ratiosInOrder) {
+  static String spread(double[] ratiosInOrder) {
     PairStats.Quartiles q = PairStats.Quartiles.of(ratiosInOrder);
     double[] halves = PairStats.halfMedians(ratiosInOrder);
     return String.format(Locale.ROOT, "{\"q1\":%s,\"median\":%s,\"q3\":%s,\"halves\":[%s,%s]}",
@@ -228,7 +228,7 @@ public final class PairedCallerBench {
   }
 
   /** A number, or null where there is none (latency is not timed above one thread). */
-  private static String json(double x) {
+  static String json(double x) {
     return Double.isNaN(x) ? "null" : String.format(Locale.ROOT, "%.6g", x);
   }
 }

@@ -21,6 +21,8 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 public class TfjniModel extends CaseParam {
   BenchCase benchCase;
+  /** The session's intra-op threads; the runtime comparison sets it before {@link #open}. */
+  int intraOpThreads = INTRA_OP_THREADS;
   SavedModel model;
   /** Feeds the case's input and fetches only its output, so a RunResult holds one tensor. */
   Predictor predictor;
@@ -30,7 +32,7 @@ public class TfjniModel extends CaseParam {
     OneLibraryPerJvm.claim("tfjni");
     benchCase = BenchCase.load(caseName);
     SessionOptions options = SessionOptions.defaults()
-        .intraOpThreads(INTRA_OP_THREADS).interOpThreads(interOpThreads());
+        .intraOpThreads(intraOpThreads).interOpThreads(interOpThreads());
     model = SavedModel.load(benchCase.modelDir(), options, TAG);
     OneLibraryPerJvm.checkVersion("tfjni", io.tfjni.TensorFlow.version());
     predictor = model.predictor(benchCase.signature(), List.of(benchCase.inputKey()),
