@@ -126,9 +126,8 @@ public final class SwapSoakDriver {
             options -> options.maxBatchSize(callerCount));
         long loaded = TensorFlow.liveObjects().total();
         meta.put("live_loaded", Long.toString(loaded));
-        // Two versions at once during a swap, and what each caller holds in a call.
-        long bound = baseline + 2 * (loaded - baseline)
-            + (long) SoakDriver.LIVE_PER_WORKER * callerCount;
+        // As SoakDriver's: a swap's second version and a call's tensors fit in the allowance.
+        long bound = loaded + (long) SoakDriver.LIVE_PER_WORKER * callerCount;
         meta.put("live_bound", Long.toString(bound));
         meta.put("workers", Integer.toString(callerCount));
         meta.put("live_per_worker", Integer.toString(SoakDriver.LIVE_PER_WORKER));
