@@ -54,7 +54,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:",
         "  tfjni bench --dir digits --threads 1,2 --batch 8 --json b.json --plot b.png",
         "  tfjni bench --dir digits --threads 1,4,16 --batch_max 16 --batch_delay 1ms",
-        "  tfjni bench --dir models/digits --threads 4 --duration 30s --swap_every 5000"})
+        "  tfjni bench --dir digits_base --threads 4 --duration 30s --swap_every 5000"})
 final class BenchCommand implements Callable<Integer> {
   /** System property bin/tfjni sets to "true" when stderr is a terminal. */
   static final String STDERR_TTY_PROPERTY = "tfjni.stderr.tty";
