@@ -18,6 +18,16 @@ import statistics
 import sys
 
 RSS_LIMIT_MIB = 5.0
+WORKERS_TEXT = (
+    "Workers: `digits-reused` (digits CNN, batch 8, one allocated input filled in place and one "
+    "reused RunResult, outputs checked against TensorFlow Python's hold-out probabilities), "
+    "`digits-fresh-eager` (new input tensor and result per run, outputs through eager argMax/topK "
+    "in a sub-manager, labels checked), `map-api` (multi `add`/`scale` and strings `transform` "
+    "with heap-allocated strings through the map API, checked by arithmetic), `eager-math` "
+    "(matMul, softmax, transpose, concat in sub-managers, checked by arithmetic), "
+    "`eager-predictor` (eager arrays fed to the multi `any_rank` predictor through `toTensor`, its "
+    "outputs back into eager ops). Each worker also closes and re-creates its predictor and "
+    "root manager every few hundred to few thousand operations.")
 
 
 def read_meta(path):
@@ -136,11 +146,14 @@ def main(out):
     ]
     passed = all(ok for _, ok, _ in checks)
 
+    # A soak driver other than SoakDriver names itself and its work (SwapSoakDriver does).
+    command = meta.get("command", "scripts/soak.sh")
+    work = meta.get("description", WORKERS_TEXT)
     lines = [
-        "# Soak test",
+        f"# {meta.get('title', 'Soak test')}",
         "",
-        f"`scripts/soak.sh {float(meta['minutes']):g}`: **{'PASS' if passed else 'FAIL'}**. "
-        f"{duration / 60:.1f} minutes of mixed predictor and eager work in "
+        f"`{command} {float(meta['minutes']):g}`: **{'PASS' if passed else 'FAIL'}**. "
+        f"{duration / 60:.1f} minutes of {meta.get('work', 'mixed predictor and eager work')} in "
         f"{meta['workers']} threads ({ops:,} checked operations), sampled every second.",
         "",
         "| check | result | value |",
@@ -183,15 +196,7 @@ def main(out):
         f"| TensorFlow / Java | {meta['tensorflow']} / {meta['java']} |",
         f"| JVM options | `{meta['jvm_args']}` |",
         "",
-        "Workers: `digits-reused` (digits CNN, batch 8, one allocated input filled in place and one "
-        "reused RunResult, outputs checked against TensorFlow Python's hold-out probabilities), "
-        "`digits-fresh-eager` (new input tensor and result per run, outputs through eager argMax/topK "
-        "in a sub-manager, labels checked), `map-api` (multi `add`/`scale` and strings `transform` "
-        "with heap-allocated strings through the map API, checked by arithmetic), `eager-math` "
-        "(matMul, softmax, transpose, concat in sub-managers, checked by arithmetic), "
-        "`eager-predictor` (eager arrays fed to the multi `any_rank` predictor through `toTensor`, its "
-        "outputs back into eager ops). Each worker also closes and re-creates its predictor and "
-        "root manager every few hundred to few thousand operations.",
+        work,
         "",
         "Definitions: warm-up W = min(120 s, D/4) of the work duration D; window L = min(120 s, "
         "(D - W)/2); reference = median over [W, W+L), final = median over [D-L, D]. RSS is "

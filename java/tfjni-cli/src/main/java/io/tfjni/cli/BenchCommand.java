@@ -53,7 +53,8 @@ import picocli.CommandLine.Spec;
         + " with --inputs/--input_exprs as for 'tfjni run'."},
     footer = {"", "Examples:",
         "  tfjni bench --dir digits --threads 1,2 --batch 8 --json b.json --plot b.png",
-        "  tfjni bench --dir digits --threads 1,4,16 --batch_max 16 --batch_delay 1ms"})
+        "  tfjni bench --dir digits --threads 1,4,16 --batch_max 16 --batch_delay 1ms",
+        "  tfjni bench --dir digits_base --threads 4 --duration 30s --swap_every 5000"})
 final class BenchCommand implements Callable<Integer> {
   /** System property bin/tfjni sets to "true" when stderr is a terminal. */
   static final String STDERR_TTY_PROPERTY = "tfjni.stderr.tty";
@@ -115,6 +116,21 @@ final class BenchCommand implements Callable<Integer> {
           + " ${DEFAULT-VALUE}).")
   int batchConcurrent;
 
+  @Option(names = "--swap_every", paramLabel = "N",
+      description = "Serve --dir as a TensorFlow Serving base path (numbered version"
+          + " directories) through a VersionedModel, and swap in a new version every N measured"
+          + " runs: copies of DIR's versions in turn, published into a temporary base path (DIR"
+          + " is not changed), each warmed up before it takes traffic. Adds p50/p99 of the runs"
+          + " around swaps against the steady runs.")
+  Long swapEvery;
+
+  @Option(names = "--swap_window", paramLabel = "TIME", converter = DurationConverter.class,
+      defaultValue = "100ms",
+      description = "With --swap_every: a run is around a swap if it overlaps the time from the"
+          + " new version's copy to the old version's close, or TIME after it (default:"
+          + " ${DEFAULT-VALUE}).")
+  Duration swapWindow;
+
   @Mixin
   InputOptions inputOptions;
 
@@ -166,7 +182,9 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     validate();
     List<OpLibrary> loadedLibraries = opLibraries.load();  // first, as run does
-    SavedModelInfo info = SavedModelInfo.read(modelOptions.dir);
+    // With --swap_every, --dir is a base path: its first version tells the signature.
+    SavedModelInfo info = SavedModelInfo.read(swapEvery != null
+        ? SwapBench.versionDirectories(modelOptions.dir).get(0) : modelOptions.dir);
     SavedModelInfo.MetaGraph metaGraph = info.metaGraph(modelOptions.tagSet);
     SavedModelInfo.SignatureInfo signature =
         SavedModelInfo.signature(metaGraph, modelOptions.signatureDef);
@@ -214,6 +232,14 @@ final class BenchCommand implements Callable<Integer> {
       }
       out.println("  " + (iterations != null ? iterations + " runs" : seconds(duration) + " s")
           + " per thread count after " + warmup + " warm-up runs per thread");
+      if (swapEvery != null) {
+        out.println("  versions: " + SwapBench.versionDirectories(modelOptions.dir).stream()
+            .map(v -> v.getFileName().toString()).toList() + " of " + modelOptions.dir
+            + " published in turn through a VersionedModel, a swap every " + swapEvery
+            + " measured runs");
+        out.flush();
+        return benchSwaps(metaGraph, signature, inputInfos, tensors, options, out);
+      }
       out.flush();
       List<Phase> phases = new ArrayList<>();
       List<Phase> batchedPhases = new ArrayList<>();
@@ -280,6 +306,47 @@ final class BenchCommand implements Callable<Integer> {
     }
   }
 
+  /** The --swap_every bench: every thread count through a VersionedModel that swaps. */
+  private int benchSwaps(SavedModelInfo.MetaGraph metaGraph,
+      SavedModelInfo.SignatureInfo signature, List<InputInfo> inputInfos,
+      Map<String, Tensor> tensors, SessionOptions options, PrintWriter out) throws Exception {
+    Tensor[] inputTensors = tensors.values().toArray(new Tensor[0]);
+    List<Phase> phases = new ArrayList<>();
+    List<SwapBench.Phase> swapPhases = new ArrayList<>();
+    Map<String, Object> swapJson;
+    try (SwapBench swaps = SwapBench.start(modelOptions.dir, options,
+        metaGraph.tags().toArray(new String[0]), signature.key(),
+        new ArrayList<>(tensors.keySet()), inputTensors, swapEvery, swapWindow)) {
+      Progress reporter = new Progress(spec.commandLine().getErr(), progressMode());
+      for (int threadCount : threads) {
+        phases.add(measure(swaps.callers(inputTensors), threadCount, reporter));
+        swapPhases.add(swaps.endPhase(threadCount));
+      }
+      swapJson = swaps.json(swapPhases);
+    }
+    out.println();
+    out.print(table(phases, batchItems(inputInfos)));
+    out.println();
+    out.println("swaps: a new version every " + swapEvery + " runs; a run is around a swap from"
+        + " the new version's copy to the old version's close, plus " + seconds(swapWindow) * 1000
+        + " ms; swap ms: copy, load, warm-up and swap");
+    out.print(SwapBench.table(swapPhases));
+    out.flush();
+    if (json != null) {
+      Map<String, Object> report = jsonReport(signature, metaGraph, inputInfos, phases,
+          List.of(), List.of());
+      report.put("swaps", swapJson);
+      writeFile(json, Json.write(report).getBytes(StandardCharsets.UTF_8));
+      out.println("wrote " + json);
+    }
+    if (plot != null) {
+      BenchPlot.write(plot, phases, modelOptions.dir.getFileName() + " / " + signature.key()
+          + ", batch " + batchItems(inputInfos) + ", swapping versions");
+      out.println("wrote " + plot);
+    }
+    return 0;
+  }
+
   /** {@code trace} more runs with step statistics on; the slowest ops as a table. */
   private String traceSlowestOps(Predictor predictor, Tensor[] inputTensors) {
     TraceReport report = new TraceReport();
@@ -330,6 +397,18 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (batchDelay.isNegative()) {
       throw new CliException("--batch_delay must not be negative");
+    }
+    if (swapEvery != null) {
+      if (swapEvery < 1) {
+        throw new CliException("--swap_every must be >= 1, got " + swapEvery);
+      }
+      if (batchMax != null || trace != null || runOptions.timeoutMs != null) {
+        throw new CliException("--swap_every measures a VersionedModel's predictor: it cannot"
+            + " be combined with --batch_max, --trace or --timeout_ms");
+      }
+    }
+    if (swapWindow.isNegative()) {
+      throw new CliException("--swap_window must not be negative");
     }
     if (batchConcurrent < 1) {
       throw new CliException("--batch_concurrent must be >= 1, got " + batchConcurrent);
@@ -461,6 +540,9 @@ final class BenchCommand implements Callable<Integer> {
   interface Caller extends AutoCloseable {
     void call();
 
+    /** Called on the caller's thread once warm-up is over, before its first measured call. */
+    default void measuring() {}
+
     @Override
     void close();
   }
@@ -546,6 +628,7 @@ final class BenchCommand implements Callable<Integer> {
             ready.countDown();
           }
           go.await();
+          caller.measuring();
           long[] recorded = new long[(int) Math.min(iterations != null ? iterations : 1 << 16,
               1 << 24)];
           int n = 0;

@@ -49,6 +49,10 @@ public final class SoakDriver {
   private static final int PIXELS = 64;
   private static final int CLASSES = 10;
   private static final float PROB_TOLERANCE = 1e-5f;
+  /** The header of samples.csv, which scripts/soak_report.py reads. */
+  static final String SAMPLE_COLUMNS = "t_s,phase,rss_kib,heap_used_bytes,heap_committed_bytes,"
+      + "live_total,live_tensors,live_tensor_handles,live_tensor_bytes,ops_total,errors_total,"
+      + "jvm_committed_kib";
   private static final Pattern NMT_TOTAL =
       Pattern.compile("Total: reserved=\\d+KB, committed=(\\d+)KB");
 
@@ -114,22 +118,14 @@ public final class SoakDriver {
     Files.createDirectories(out);
     loadHoldout(models);
     EagerContext.shared();  // lives for the process: part of the baseline
-    Map<String, String> meta = new java.util.LinkedHashMap<>();
-    meta.put("tensorflow", TensorFlow.version());
-    meta.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-    meta.put("jvm_args", String.join(" ",
-        ManagementFactory.getRuntimeMXBean().getInputArguments()));
-    meta.put("cpus", Integer.toString(Runtime.getRuntime().availableProcessors()));
-    meta.put("minutes", Double.toString(minutes));
+    Map<String, String> meta = runFacts(minutes);
     long baseline = TensorFlow.liveObjects().total();
     meta.put("live_baseline", Long.toString(baseline));
 
     long start = System.nanoTime();
     try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("samples.csv"),
         StandardCharsets.UTF_8))) {
-      csv.println("t_s,phase,rss_kib,heap_used_bytes,heap_committed_bytes,live_total,"
-          + "live_tensors,live_tensor_handles,live_tensor_bytes,ops_total,errors_total,"
-          + "jvm_committed_kib");
+      csv.println(SAMPLE_COLUMNS);
       sample(csv, start, "baseline");
 
       SavedModel digits = SavedModel.load(models.resolve("digits"));
@@ -206,24 +202,50 @@ public final class SoakDriver {
     meta.put("ops_total", Long.toString(totalOps));
     meta.put("errors", Long.toString(errors.get()));
     meta.put("first_errors", String.join(" | ", firstErrors));
-    try (PrintWriter properties = new PrintWriter(Files.newBufferedWriter(
-        out.resolve("meta.properties"), StandardCharsets.UTF_8))) {
-      meta.forEach((key, value) -> properties.println(key + "=" + value.replace("\n", " ")));
-    }
+    writeMeta(out, meta);
     System.out.printf(Locale.ROOT, "soak: %.1f min, %d operations, %d errors, live %d -> %d%n",
         minutes, totalOps, errors.get(), baseline, after.total());
   }
 
+  /** meta.properties, which scripts/soak_report.py reads: one key=value a line. */
+  static void writeMeta(Path out, Map<String, String> meta) throws IOException {
+    try (PrintWriter properties = new PrintWriter(Files.newBufferedWriter(
+        out.resolve("meta.properties"), StandardCharsets.UTF_8))) {
+      meta.forEach((key, value) -> properties.println(key + "=" + value.replace("\n", " ")));
+    }
+  }
+
+  /** The facts about this run every soak's meta.properties starts with. */
+  static Map<String, String> runFacts(double minutes) {
+    Map<String, String> meta = new java.util.LinkedHashMap<>();
+    meta.put("tensorflow", TensorFlow.version());
+    meta.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    meta.put("jvm_args", String.join(" ",
+        ManagementFactory.getRuntimeMXBean().getInputArguments()));
+    meta.put("cpus", Integer.toString(Runtime.getRuntime().availableProcessors()));
+    meta.put("minutes", Double.toString(minutes));
+    return meta;
+  }
+
   private void sample(PrintWriter csv, long start, String phase) throws IOException {
-    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-    LiveObjects live = TensorFlow.liveObjects();
     long ops = 0;
     for (Worker worker : workers) {
       ops += worker.ops.sum();
     }
+    writeSample(csv, start, phase, ops, errors.get());
+  }
+
+  /**
+   * One row of {@link #SAMPLE_COLUMNS}: the time since {@code start}, the phase, RSS, heap, live
+   * native objects, the operations and errors so far, the JVM's own committed memory.
+   */
+  static void writeSample(PrintWriter csv, long start, String phase, long ops, long errors)
+      throws IOException {
+    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    LiveObjects live = TensorFlow.liveObjects();
     csv.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n",
         seconds(System.nanoTime() - start), phase, rssKib(), heap.getUsed(), heap.getCommitted(),
-        live.total(), live.tensors(), live.tensorHandles(), live.tensorBytes(), ops, errors.get(),
+        live.total(), live.tensors(), live.tensorHandles(), live.tensorBytes(), ops, errors,
         jvmCommittedKib());
     csv.flush();
   }
@@ -252,7 +274,7 @@ public final class SoakDriver {
     }
   }
 
-  private static String seconds(long nanos) {
+  static String seconds(long nanos) {
     return String.format(Locale.ROOT, "%.3f", nanos / 1e9);
   }
 
@@ -266,7 +288,7 @@ public final class SoakDriver {
     throw new IOException("no VmRSS in /proc/self/status");
   }
 
-  private static void sleepUntil(long nanoTime) throws InterruptedException {
+  static void sleepUntil(long nanoTime) throws InterruptedException {
     long wait = nanoTime - System.nanoTime();
     if (wait > 0) {
       TimeUnit.NANOSECONDS.sleep(wait);

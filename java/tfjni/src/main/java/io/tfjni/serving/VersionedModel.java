@@ -5,6 +5,7 @@ import io.tfjni.Predictor;
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Signature;
+import io.tfjni.TensorFlow;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,6 +82,7 @@ public final class VersionedModel implements AutoCloseable {
   private final List<ServingListener> listeners;
   private final SessionOptions sessionOptions;
   private final String[] tags;
+  private final boolean releaseFreedMemory;
   private final VersionDirectories directories;
   private final MetricsRecorder metrics;
 
@@ -130,6 +132,7 @@ public final class VersionedModel implements AutoCloseable {
     this.listeners = List.copyOf(all);
     this.sessionOptions = builder.sessionOptions;
     this.tags = builder.tags.clone();
+    this.releaseFreedMemory = builder.releaseFreedMemory;
     this.directories = new VersionDirectories(base, builder.readyMarker);
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
       Thread t = new Thread(task, "tfjni-serving-" + name);
@@ -537,6 +540,9 @@ public final class VersionedModel implements AutoCloseable {
     } finally {
       unloading.remove(version);
     }
+    if (releaseFreedMemory) {
+      TensorFlow.releaseFreeMemory();
+    }
     Duration drainTime = Duration.ofNanos(System.nanoTime() - version.retiredAtNanos());
     LOG.log(Level.INFO, () -> "model '" + name + "': version " + version.version + " unloaded ("
         + drainTime.toMillis() + " ms after leaving service)");
@@ -882,6 +888,7 @@ public final class VersionedModel implements AutoCloseable {
     private SessionOptions sessionOptions = SessionOptions.defaults();
     private String[] tags = {SavedModel.DEFAULT_TAG};
     private String readyMarker;
+    private boolean releaseFreedMemory = true;
 
     private Builder(Path base) {
       this.base = base;
@@ -997,6 +1004,20 @@ public final class VersionedModel implements AutoCloseable {
      */
     public Builder readyMarker(String fileName) {
       this.readyMarker = Objects.requireNonNull(fileName, "fileName");
+      return this;
+    }
+
+    /**
+     * Whether to hand the memory a version freed when it closed back to the operating system
+     * right after each unload ({@link TensorFlow#releaseFreeMemory()}, on the thread that
+     * unloads it, never a caller's). Without it, the C allocator keeps that memory for reuse and
+     * a process's RSS creeps up over many swaps, by the fragments no later load happens to fit.
+     *
+     * @param release true by default
+     * @return this builder
+     */
+    public Builder releaseFreedMemory(boolean release) {
+      this.releaseFreedMemory = release;
       return this;
     }
 

@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -49,6 +50,14 @@ final class Exports {
   /** Asserts that {@code actual} is exactly {@code export}'s answer for the row. */
   static void assertAnswer(String export, int row, float[] actual) {
     assertArrayEquals(expected(export, row), actual, export + "'s answer for row " + row);
+  }
+
+  /** Asserts that {@code actual} is exactly one of two exports' answers for the row. */
+  static void assertAnswerOfEither(String one, String other, int row, float[] actual) {
+    if (!Arrays.equals(expected(one, row), actual)) {
+      assertArrayEquals(expected(other, row), actual, "neither " + one + "'s answer for row "
+          + row + " (" + Arrays.toString(expected(one, row)) + ") nor " + other + "'s");
+    }
   }
 
   private static float[][] rows(String export, String side, String key) {

@@ -5,6 +5,7 @@ import static io.tfjni.serving.Exports.B;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfjni.BatchedResult;
 import io.tfjni.LiveObjects;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
@@ -27,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Callers run without pause while versions are swapped under them, and while the model closes.
  * Odd versions are export A, even ones B, so each answer says which version gave it, and it must
- * be exactly that version's answer for the caller's row.
+ * be exactly that version's answer for the caller's row. Half the callers go through a batching
+ * predictor, whose answers do not name their version: each must be exactly A's or B's answer
+ * for the caller's row (rows differ between callers, so a row mixed up in a batch shows). The
+ * 16-caller, wall-clock version of this runs outside CI (scripts/swap-soak.sh).
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class SwapLoadTest {
@@ -60,20 +64,31 @@ class SwapLoadTest {
     try (VersionedModel model = VersionedModel.builder(base).pollInterval(Duration.ZERO)
         .listener(countSwaps).build()) {
       ServingPredictor predictor = model.predictor(SavedModel.DEFAULT_SIGNATURE);
+      ServingBatchingPredictor batching = model.batchingPredictor(SavedModel.DEFAULT_SIGNATURE,
+          List.of("x"), List.of("y"), options -> options.maxBatchSize(CALLERS));
+      AtomicLong batchedCalls = new AtomicLong();
       AtomicBoolean swapperDone = new AtomicBoolean();
       CountDownLatch callersStarted = new CountDownLatch(CALLERS);
       List<Thread> threads = new ArrayList<>();
       for (int c = 0; c < CALLERS; c++) {
         int row = c % Exports.rowCount();
+        boolean batched = c % 2 == 1;
         threads.add(new Thread(() -> {
           callersStarted.countDown();
           try (Tensor x = Exports.row(row)) {
             for (int n = 0; !swapperDone.get() || n < MIN_CALLS_PER_CALLER; n++) {
-              try (ServingPredictor.VersionedResult answer = predictor.runVersioned(x)) {
-                Exports.assertAnswer(exportOf(answer.version()), row,
-                    answer.result().get(0).toFloatArray());
-                if (answer.version() > 1) {
-                  callsOnLaterVersions.incrementAndGet();
+              if (batched) {
+                try (BatchedResult answer = batching.predict(x)) {
+                  Exports.assertAnswerOfEither(A, B, row, answer.get(0).toFloatArray());
+                }
+                batchedCalls.incrementAndGet();
+              } else {
+                try (ServingPredictor.VersionedResult answer = predictor.runVersioned(x)) {
+                  Exports.assertAnswer(exportOf(answer.version()), row,
+                      answer.result().get(0).toFloatArray());
+                  if (answer.version() > 1) {
+                    callsOnLaterVersions.incrementAndGet();
+                  }
                 }
               }
               calls.incrementAndGet();
@@ -108,6 +123,8 @@ class SwapLoadTest {
       assertEquals(SWAPS + 1, model.servingVersion());
       assertTrue(calls.get() >= (long) CALLERS * MIN_CALLS_PER_CALLER, calls + " calls");
       assertTrue(callsOnLaterVersions.get() > 0, "calls reached swapped-in versions");
+      assertTrue(batchedCalls.get() >= (long) CALLERS / 2 * MIN_CALLS_PER_CALLER,
+          batchedCalls + " batched calls");
     }
     assertEquals(baseline, TensorFlow.liveObjects(), "every version closed");
   }

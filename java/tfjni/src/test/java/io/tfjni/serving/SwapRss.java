@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * availability-preserving swap holds both versions), and after each of N swaps, as a table. A
  * measurement, not a test (docs/SERVING.md gives the command).
  *
- * <p>Arguments: SAVED_MODEL_DIR [SWAPS=100] [AVAILABILITY_PRESERVING|RESOURCE_PRESERVING].
+ * <p>Arguments: SAVED_MODEL_DIR [SWAPS=100] [AVAILABILITY_PRESERVING|RESOURCE_PRESERVING]
+ * [RELEASE_FREED_MEMORY=true|false] (the builder's {@code releaseFreedMemory}).
  */
 public final class SwapRss {
   private SwapRss() {}
@@ -31,10 +32,12 @@ public final class SwapRss {
     int swaps = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     SwapOrder order = args.length > 2 ? SwapOrder.valueOf(args[2])
         : SwapOrder.AVAILABILITY_PRESERVING;
+    boolean release = args.length <= 3 || Boolean.parseBoolean(args[3]);
     Path base = Files.createTempDirectory("tfjni-swap-rss");
     try {
       TensorFlow.version();  // the libraries loaded: the baseline includes them
-      System.out.printf("model %s, %d swaps, %s%n", export, swaps, order);
+      System.out.printf("model %s, %d swaps, %s, releaseFreedMemory %s%n", export, swaps, order,
+          release);
       print("before the first load", 0);
       publish(export, base, 1);
       long[] peakDuringSwap = {0};
@@ -48,7 +51,7 @@ public final class SwapRss {
         }
       };
       try (VersionedModel model = VersionedModel.builder(base).pollInterval(Duration.ZERO)
-          .swapOrder(order).warmup(oneRun).build()) {
+          .swapOrder(order).releaseFreedMemory(release).warmup(oneRun).build()) {
         print("serving version 1", 1);
         for (int version = 2; version <= swaps + 1; version++) {
           publish(export, base, version);
