@@ -4,6 +4,7 @@ import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
+import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.ServingListener;
 import io.tfjni.serving.ServingPredictor;
 import io.tfjni.serving.VersionedModel;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -247,23 +247,9 @@ final class SwapBench implements AutoCloseable {
     }
   }
 
-  /** Copies the next source version beside the others, then renames it into place at once. */
+  /** Publishes the next source version beside the others (VersionPublisher: renamed into place). */
   private void publish(long version) {
-    Path source = sources.get((int) ((version - 1) % sources.size()));
-    Path staging = base.resolve(".writing-" + version);
-    try (Stream<Path> files = Files.walk(source)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Path target = staging.resolve(source.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(file, target);
-        }
-      }
-      Files.move(staging, base.resolve(Long.toString(version)), StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new UncheckedIOException("copying " + source + " as version " + version, e);
-    }
+    VersionPublisher.publish(sources.get((int) ((version - 1) % sources.size())), base, version);
   }
 
   /**

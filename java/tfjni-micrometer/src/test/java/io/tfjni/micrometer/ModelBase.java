@@ -1,12 +1,8 @@
 package io.tfjni.micrometer;
 
 import io.tfjni.TestModels;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.tfjni.serving.VersionPublisher;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Set;
 
 /**
  * Base directories of numbered versions for the tests: the test models versioned_a (y = x * [2,
@@ -19,12 +15,6 @@ final class ModelBase {
   private ModelBase() {}
 
   static void publish(Path base, long version, String export) {
-    Path staging = base.resolve(".writing-" + version);
-    TestModels.copyTree(TestModels.modelPath(export), staging, Set.of());
-    try {
-      Files.move(staging, base.resolve(Long.toString(version)), StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    VersionPublisher.publish(TestModels.modelPath(export), base, version);
   }
 }

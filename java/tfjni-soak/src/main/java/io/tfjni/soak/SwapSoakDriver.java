@@ -5,6 +5,7 @@ import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.numpy.Npy;
+import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.ServingBatchingPredictor;
 import io.tfjni.serving.ServingListener;
 import io.tfjni.serving.ServingPredictor;
@@ -16,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -259,20 +259,8 @@ public final class SwapSoakDriver {
   }
 
   /** Writes the version's export beside the others, then renames it into place in one step. */
-  private void publish(Path models, Path base, long version) throws IOException {
-    Path source = models.resolve(exportOf(version));
-    Path staging = base.resolve(".writing-" + version);
-    try (Stream<Path> files = Files.walk(source)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Path target = staging.resolve(source.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(file, target);
-        }
-      }
-    }
-    Files.move(staging, base.resolve(Long.toString(version)), StandardCopyOption.ATOMIC_MOVE);
+  private void publish(Path models, Path base, long version) {
+    VersionPublisher.publish(models.resolve(exportOf(version)), base, version);
     published.incrementAndGet();
   }
 

@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Set;
@@ -73,20 +72,9 @@ final class Exports {
     return rows;
   }
 
-  /**
-   * Writes {@code export} as version {@code version} under {@code base} as a writer should:
-   * copied beside it under a name that is not a number, then renamed into place in one step.
-   */
+  /** Writes {@code export} as version {@code version} under {@code base} as a writer should. */
   static Path publish(Path base, long version, String export) {
-    Path staging = base.resolve(".writing-" + version);
-    TestModels.copyTree(TestModels.modelPath(export), staging, Set.of());
-    Path target = base.resolve(Long.toString(version));
-    try {
-      Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return target;
+    return VersionPublisher.publish(TestModels.modelPath(export), base, version);
   }
 
   /** Copies {@code export} straight into version {@code version}, less some top-level entries. */

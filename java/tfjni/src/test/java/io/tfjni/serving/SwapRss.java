@@ -10,7 +10,6 @@ import io.tfjni.TensorSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
@@ -39,7 +38,7 @@ public final class SwapRss {
       System.out.printf("model %s, %d swaps, %s, releaseFreedMemory %s%n", export, swaps, order,
           release);
       print("before the first load", 0);
-      publish(export, base, 1);
+      VersionPublisher.publish(export, base, 1);
       long[] peakDuringSwap = {0};
       Warmup oneRun = version -> {
         runOnce(version.model());
@@ -54,7 +53,7 @@ public final class SwapRss {
           .swapOrder(order).releaseFreedMemory(release).warmup(oneRun).build()) {
         print("serving version 1", 1);
         for (int version = 2; version <= swaps + 1; version++) {
-          publish(export, base, version);
+          VersionPublisher.publish(export, base, version);
           model.refresh();
           if (model.refresh().servingVersion() != version) {
             throw new IllegalStateException("version " + version + " not swapped in: "
@@ -111,21 +110,6 @@ public final class SwapRss {
     } catch (IOException e) {
       return -1;
     }
-  }
-
-  private static void publish(Path export, Path base, int version) throws IOException {
-    Path staging = base.resolve(".writing-" + version);
-    try (Stream<Path> files = Files.walk(export)) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path target = staging.resolve(export.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
-    }
-    Files.move(staging, base.resolve(Integer.toString(version)), StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static void delete(Path path) throws IOException {
