@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.tfjni.MarkdownSnippets;
 import io.tfjni.TestModels;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Java blocks of README.md and docs/*.md that name this module, compiled and run, and
- * docs/FLINK.md's SQL block, run.
+ * docs/FLINK.md's SQL blocks, run, on three held-out digits: what each prints or returns must be
+ * TensorFlow Python's probabilities for those digits.
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class DocumentationSnippetsTest {
@@ -39,6 +45,9 @@ class DocumentationSnippetsTest {
       "org.apache.flink.api.java.tuple.Tuple2", "org.apache.flink.streaming.api.datastream.*",
       "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment",
       "org.apache.flink.table.api.bridge.java.StreamTableEnvironment");
+
+  /** A printed record: its id, then its probabilities in brackets. */
+  private static final Pattern PRINTED_RECORD = Pattern.compile("(-?\\d+)\\D*\\[([^\\]]*)\\]");
 
   /** The SQL client's {@code SET 'key' = 'value'}. */
   private static final Pattern SET = Pattern.compile("SET\\s+'([^']+)'\\s*=\\s*'([^']*)'");
@@ -57,15 +66,60 @@ class DocumentationSnippetsTest {
       Map<String, Object> values = Map.of("env", env, "digits", env.fromData(digitRecords(),
           Types.TUPLE(Types.INT, Types.PRIMITIVE_ARRAY(Types.FLOAT))), "modelPath",
           TestModels.modelPath("digits").toString());
-      MarkdownSnippets.run(snippet, IMPORTS, values, testClasses());
+      String printed = printedBy(() -> MarkdownSnippets.run(snippet, IMPORTS, values,
+          testClasses()));
+      assertPrintsPythonsProbabilities(snippet.where(), printed);
     }));
+  }
+
+  private interface Block {
+    void run() throws Exception;
+  }
+
+  /**
+   * What {@code block} prints on {@code System.out}: a DataStream's print sink (in the
+   * MiniCluster's task threads, which take {@code System.out} when the job starts) and a table
+   * result's {@code print()}.
+   */
+  private static String printedBy(Block block) throws Exception {
+    PrintStream original = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      System.setOut(capture);
+      block.run();
+    } finally {
+      System.setOut(original);
+    }
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+    original.print(printed);
+    return printed;
+  }
+
+  /** Each digit's record printed once, with Python's probabilities for that digit. */
+  private static void assertPrintsPythonsProbabilities(String where, String printed)
+      throws Exception {
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
+    Map<Integer, double[]> byId = new TreeMap<>();
+    for (String line : printed.split("\\R")) {
+      Matcher record = PRINTED_RECORD.matcher(line);
+      if (record.find()) {
+        double[] numbers = Arrays.stream(record.group(2).split(","))
+            .mapToDouble(number -> Double.parseDouble(number.strip())).toArray();
+        assertEquals(null, byId.put(Integer.parseInt(record.group(1)), numbers),
+            where + " printed a record twice:\n" + printed);
+      }
+    }
+    assertEquals(List.of(0, 1, 2), List.copyOf(byId.keySet()),
+        where + " prints each digit's record:\n" + printed);
+    byId.forEach((id, probabilities) -> digits.assertPythons(id, probabilities,
+        where + ", digit " + id));
   }
 
   /**
    * docs/FLINK.md's SQL block of {@code SavedModelPredict}, run statement by statement over the
    * view {@code events} of {@link #digitRecords} with the digits model's directory for {@code
-   * /models/digits}: the SELECT's last column holds each record's 10 probabilities, which sum to
-   * 1.
+   * /models/digits}: the SELECT's last column holds each record's 10 probabilities, Python's for
+   * the record's digit (its first column).
    */
   @Test
   void theSqlBlockRuns() throws Exception {
@@ -108,13 +162,10 @@ class DocumentationSnippetsTest {
     }
     List<Row> rows = FlinkTests.collect(tables, statements.get(statements.size() - 1));
     assertEquals(digitRecords().size(), rows.size());
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
     for (Row row : rows) {
-      Object probabilities = row.getField(row.getArity() - 1);
-      double sum = 0;
-      for (int c = 0; c < java.lang.reflect.Array.getLength(probabilities); c++) {
-        sum += ((Number) java.lang.reflect.Array.get(probabilities, c)).doubleValue();
-      }
-      assertEquals(1, sum, 1e-5, "probabilities of " + row);
+      digits.assertPythons((Integer) row.getField(0), row.getField(row.getArity() - 1),
+          "the block's row " + row);
     }
   }
 
@@ -128,15 +179,12 @@ class DocumentationSnippetsTest {
         .getLocation().toURI());
   }
 
-  /** Three records of 64 pixels, as the digits model takes them. */
-  private static List<Tuple2<Integer, float[]>> digitRecords() {
+  /** The first three held-out digits as (id, 64 pixels) records, the id their index. */
+  private static List<Tuple2<Integer, float[]>> digitRecords() throws IOException {
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
     List<Tuple2<Integer, float[]>> records = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      float[] pixels = new float[64];
-      for (int j = 0; j < 64; j++) {
-        pixels[j] = ((i + j) % 17) / 16f;
-      }
-      records.add(Tuple2.of(i, pixels));
+      records.add(Tuple2.of(i, digits.pixels(i)));
     }
     return records;
   }
