@@ -126,7 +126,8 @@ unpack_c_api_wheel() {  # unpack_c_api_wheel PLATFORM VARIANT OUT_DIR
 # python311.dll; a stand-in for it is generated next to it (scripts/python_stand_in.py).
 unpack_windows_c_api() {  # unpack_windows_c_api WHEEL OUT_DIR
   unzip -q "$1" 'tensorflow/python/_pywrap_tensorflow_internal.pyd' 'tensorflow/python/_pywrap_tensorflow_internal.lib' \
-    'tensorflow/include/tensorflow/c/*' 'tensorflow/include/tsl/platform/ctstring*' 'tensorflow/include/LICENSE' \
+    'tensorflow/include/tensorflow/c/*' 'tensorflow/include/xla/tsl/c/*' 'tensorflow/include/tensorflow/core/platform/ctstring*' \
+    'tensorflow/include/tsl/platform/ctstring*' 'tensorflow/include/LICENSE' \
     'tensorflow/THIRD_PARTY_NOTICES.txt' '*.dist-info/*' -d "$2"
   mv "$2"/tensorflow/python/_pywrap_tensorflow_internal.* "$2/tensorflow/"
   rmdir "$2/tensorflow/python"

