@@ -18,7 +18,7 @@ Usage: scripts/runtime-artifact.sh [--force] [PLATFORM/VARIANT ...]
        scripts/runtime-artifact.sh --all
 
 PLATFORM/VARIANT: linux-x86_64/cpu (the default), linux-x86_64/gpu, linux-aarch64/cpu,
-macos-arm64/cpu. --all builds every one. --force rebuilds even when the cached one is current.
+macos-arm64/cpu, windows-x86_64/cpu. --all builds every one. --force rebuilds even when the cached one is current.
 The wheels are fetched once into ~/.cache/tfjni/wheels (scripts/common.sh, tensorflow_dir_of).
 EOF
 }
@@ -42,6 +42,8 @@ ENTRY_TIME=2000-01-01T00:00:00Z
 
 # The files to load, in order: libraries the wheel bundles beside TensorFlow's (tensorflow.libs:
 # libomp on aarch64), then TensorFlow's framework library, then the C API library that needs it.
+# Windows: the python311.dll stand-in (scripts/python_stand_in.py), then the Python extension
+# module that exports the C API and imports it.
 libraries_of() {  # libraries_of PLATFORM TF_DIR
   local bundled
   if [[ -d "$2/../tensorflow.libs" ]]; then
@@ -49,6 +51,7 @@ libraries_of() {  # libraries_of PLATFORM TF_DIR
   fi
   case "$1" in
     macos-*) echo libtensorflow_framework.2.dylib; echo libtensorflow_cc.2.dylib ;;
+    windows-*) echo "$WINDOWS_PYTHON_DLL"; echo _pywrap_tensorflow_internal.pyd ;;
     *) echo libtensorflow_framework.so.2; echo libtensorflow_cc.so.2 ;;
   esac
 }
@@ -73,6 +76,8 @@ build_artifact() {  # build_artifact PLATFORM VARIANT
   mkdir -p "$content" "$work/content/META-INF"
   {
     echo "# TensorFlow's C API libraries from the official $(wheel_of "$platform" "$variant" | cut -d' ' -f1) $TFJNI_TF_VERSION wheel."
+    [[ "$platform" != windows-* ]] ||
+      echo "# $WINDOWS_PYTHON_DLL is tfjni's stand-in, not Python: any call into it ends the process with a message."
     echo "tensorflow.version=$TFJNI_TF_VERSION"
     echo "platform=$platform"
     echo "variant=$variant"
@@ -117,6 +122,11 @@ This artifact holds no Java: its jars (one per platform) carry TensorFlow $TFJNI
 libraries as the TensorFlow authors built them, unmodified, from TensorFlow's official Python wheels,
 for tfjni's loader. They are TensorFlow's binaries, under TensorFlow's license (META-INF/LICENSE,
 Apache License 2.0) with its third-party components' notices (META-INF/THIRD_PARTY_NOTICES.txt).
+
+The windows-x86_64 jar also carries python311.dll, which is not Python: TensorFlow's Windows C API
+is exported by a Python extension module that imports python311.dll, and tfjni generates a
+stand-in exporting the same names, which ends the process with a message if TensorFlow ever calls
+one (only a model that runs Python code, such as tf.py_function, would).
 
 - TensorFlow's sources for these binaries: https://github.com/tensorflow/tensorflow/tree/v$TFJNI_TF_VERSION
   (the C API: tensorflow/c/c_api.h and tensorflow/c/eager/c_api.h)
