@@ -24,6 +24,7 @@ if $all_platforms; then
   export TFJNI_JAR_PLATFORMS=$ALL_PLATFORMS
   "$ROOT/scripts/build-linux-aarch64.sh"
   "$ROOT/scripts/build-macos-arm64.sh"
+  "$ROOT/scripts/build-windows.sh"
   "$ROOT/scripts/runtime-artifact.sh" --all
 else
   "$ROOT/scripts/runtime-artifact.sh"

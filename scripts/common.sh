@@ -32,7 +32,7 @@ tensorflow_dir() {
 
 # The platforms tfjni ships natives for (docs/PLATFORMS.md), named as in the jars' resource paths
 # and the runtime artifacts' classifiers.
-PLATFORMS=(linux-x86_64 linux-aarch64 macos-arm64)
+PLATFORMS=(linux-x86_64 linux-aarch64 macos-arm64 windows-x86_64)
 ALL_PLATFORMS=$(IFS=,; echo "${PLATFORMS[*]}")
 
 # Where a platform's natives are built: build/native for this machine's, build/native-PLATFORM
@@ -50,7 +50,7 @@ tfjni_version() {
 # variant (cpu, gpu: gpu is linux-x86_64's only) or litert, LiteRT's runtime, published for the
 # platforms PyPI has ai-edge-litert wheels for (docs/LITERT.md).
 RUNTIME_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu
-  linux-x86_64/litert linux-aarch64/litert macos-arm64/litert)
+  windows-x86_64/cpu linux-x86_64/litert linux-aarch64/litert macos-arm64/litert)
 runtime_platforms_of() {  # runtime_platforms_of KIND: its platforms (the jars' classifiers)
   local each
   for each in "${RUNTIME_ARTIFACTS[@]}"; do [[ "${each#*/}" == "$1" ]] && echo "${each%/*}"; done
@@ -97,6 +97,8 @@ wheel_of() {  # wheel_of PLATFORM VARIANT
     linux-x86_64/gpu) echo "tensorflow manylinux_2_17_x86_64" ;;
     linux-aarch64/cpu) echo "tensorflow manylinux_2_17_aarch64" ;;
     macos-arm64/cpu) echo "tensorflow macosx_12_0_arm64" ;;
+    # Windows' build of TensorFlow is Intel's package, which `tensorflow` depends on there.
+    windows-x86_64/cpu) echo "tensorflow-intel win_amd64" ;;
     *) echo "no TensorFlow wheel for platform '$1' variant '$2' (platforms: ${PLATFORMS[*]}; gpu only on linux-x86_64)" >&2
        return 1 ;;
   esac
@@ -121,10 +123,35 @@ unpack_c_api_wheel() {  # unpack_c_api_wheel PLATFORM VARIANT OUT_DIR
   read -r package tag < <(wheel_of "$1" "$2")
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 --implementation cp \
     --platform "$tag" "$package==$TFJNI_TF_VERSION" -d "$3.wheel"
-  unzip -q "$3.wheel"/*.whl 'tensorflow/libtensorflow*' 'tensorflow/include/*' 'tensorflow/THIRD_PARTY_NOTICES.txt' \
-    'tensorflow.libs/*' '*.dist-info/*' -d "$3" 2>/dev/null || [[ $? -eq 11 ]]  # 11: a pattern matched nothing (macOS has no tensorflow.libs)
+  if [[ "$1" == windows-* ]]; then
+    unpack_windows_c_api "$3.wheel"/*.whl "$3"
+  else
+    unzip -q "$3.wheel"/*.whl 'tensorflow/libtensorflow*' 'tensorflow/include/*' 'tensorflow/THIRD_PARTY_NOTICES.txt' \
+      'tensorflow.libs/*' '*.dist-info/*' -d "$3" 2>/dev/null || [[ $? -eq 11 ]]  # 11: a pattern matched nothing (macOS has no tensorflow.libs)
+  fi
   rm -rf "$3.wheel"
 }
+
+# Windows has no libtensorflow: the C API is exported by the Python extension module
+# _pywrap_tensorflow_internal.pyd (a DLL), linked through its import library (.lib). Only those,
+# the C API's headers, the licence and notices are kept (the wheel's other 8,000 headers are
+# C++), moved up beside include/ as the other platforms' libraries are. The .pyd imports
+# python311.dll; a stand-in for it is generated next to it (scripts/python_stand_in.py).
+unpack_windows_c_api() {  # unpack_windows_c_api WHEEL OUT_DIR
+  unzip -q "$1" 'tensorflow/python/_pywrap_tensorflow_internal.pyd' 'tensorflow/python/_pywrap_tensorflow_internal.lib' \
+    'tensorflow/include/tensorflow/c/*' 'tensorflow/include/xla/tsl/c/*' 'tensorflow/include/tensorflow/core/platform/ctstring*' \
+    'tensorflow/include/tsl/platform/ctstring*' 'tensorflow/include/LICENSE' \
+    'tensorflow/THIRD_PARTY_NOTICES.txt' '*.dist-info/*' -d "$2"
+  mv "$2"/tensorflow/python/_pywrap_tensorflow_internal.* "$2/tensorflow/"
+  rmdir "$2/tensorflow/python"
+  # The notices are the other wheels' text with Windows line ends: the same bytes in every
+  # runtime artifact's META-INF (the release's validator compares them).
+  sed -i 's/\r$//' "$2/tensorflow/THIRD_PARTY_NOTICES.txt"
+  python3 "$ROOT/scripts/python_stand_in.py" --zig "$(zig_executable)" \
+    "$2/tensorflow/_pywrap_tensorflow_internal.pyd" "$2/tensorflow/$WINDOWS_PYTHON_DLL"
+}
+# The CPython DLL TensorFlow's Windows wheel for Python 3.11 imports.
+WINDOWS_PYTHON_DLL=python311.dll
 
 # The generated test models and expected values, cached by the generators' content, the TF
 # version and the oneDNN setting they were computed under.
@@ -349,13 +376,15 @@ install_ziglang() {  # install_ziglang OUT_DIR
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 # Installs whichever of the Debian packages given is missing (apt-get; sudo unless root).
-ensure_debian_packages() {  # ensure_debian_packages PACKAGE...
-  local package missing=()
+# --no-install-recommends first: without the packages they recommend.
+ensure_debian_packages() {  # ensure_debian_packages [--no-install-recommends] PACKAGE...
+  local package missing=() options=()
+  [[ "${1:-}" != --no-install-recommends ]] || { options=("$1"); shift; }
   for package in "$@"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   ((${#missing[@]})) || return 0
   step "Installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${options[@]}" "${missing[@]}" >/dev/null
 }

@@ -76,7 +76,7 @@ find "$STAGING" -name '*-tests.jar*' -delete
 jar="$STAGING/io/tfjni/tfjni/$version/tfjni-$version.jar"
 entries=$(unzip -Z1 "$jar")
 for platform in "${PLATFORMS[@]}"; do
-  grep -q "^io/tfjni/native/$platform/libtfjni\." <<<"$entries" ||
+  grep -Eq "^io/tfjni/native/$platform/(lib)?tfjni\." <<<"$entries" ||
     { echo "release: $jar lacks $platform's JNI library (build it: scripts/build.sh --all-platforms)" >&2; exit 1; }
 done
 

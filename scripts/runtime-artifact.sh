@@ -5,8 +5,8 @@
 #       official wheel, under io/tfjni/tensorflow/PLATFORM/, with TensorFlow's LICENSE and
 #       THIRD_PARTY_NOTICES.txt from the same wheel under META-INF/;
 #   io.tfjni:tfjni-litert:$LITERT_VERSION  LiteRT's runtime library from PyPI's ai-edge-litert
-#       wheel, under io/tfjni/litert/PLATFORM/, with LiteRT's LICENSE (its repository's: the wheel
-#       has none) and the wheel's METADATA, which declares it, under META-INF/.
+#       wheel, under io/tfjni/litert/PLATFORM/, with the Apache License 2.0's text as LiteRT's
+#       LICENSE (the wheel has none) and the wheel's METADATA, which declares it, under META-INF/.
 # Each directory holds libraries.properties (the runtime's version, the libraries in load order
 # and each file's SHA-256, which tfjni's loader checks when it extracts them;
 # java/tfjni/.../internal/RuntimeArtifact.java). Beside each jar go the -sources and -javadoc jars
@@ -24,9 +24,9 @@ Usage: scripts/runtime-artifact.sh [--force] [PLATFORM/KIND ...]
        scripts/runtime-artifact.sh --all
 
 PLATFORM/KIND: linux-x86_64/cpu and linux-x86_64/litert (the default), linux-x86_64/gpu,
-linux-aarch64/cpu, macos-arm64/cpu, linux-aarch64/litert, macos-arm64/litert. --all builds every
-one. --force rebuilds even when the cached one is current. The wheels are fetched once into
-~/.cache/tfjni (scripts/common.sh, tensorflow_dir_of and litert_dir_of).
+linux-aarch64/cpu, macos-arm64/cpu, windows-x86_64/cpu, linux-aarch64/litert, macos-arm64/litert.
+--all builds every one. --force rebuilds even when the cached one is current. The wheels are
+fetched once into ~/.cache/tfjni (scripts/common.sh, tensorflow_dir_of and litert_dir_of).
 EOF
 }
 source "$(dirname "$0")/common.sh"
@@ -49,7 +49,9 @@ ENTRY_TIME=2000-01-01T00:00:00Z
 
 # The files to load, in order. TensorFlow's: libraries the wheel bundles beside TensorFlow's
 # (tensorflow.libs: libomp on aarch64), then TensorFlow's framework library, then the C API library
-# that needs it. LiteRT's: its one library, which needs only the C and C++ runtimes.
+# that needs it; on Windows, the python311.dll stand-in (scripts/python_stand_in.py), then the
+# Python extension module that exports the C API and imports it. LiteRT's: its one library, which
+# needs only the C and C++ runtimes.
 libraries_of() {  # libraries_of PLATFORM KIND SOURCE_DIR
   local bundled
   if [[ "$2" == litert ]]; then echo "$LITERT_LIBRARY_FILE"; return; fi
@@ -58,6 +60,7 @@ libraries_of() {  # libraries_of PLATFORM KIND SOURCE_DIR
   fi
   case "$1" in
     macos-*) echo libtensorflow_framework.2.dylib; echo libtensorflow_cc.2.dylib ;;
+    windows-*) echo "$WINDOWS_PYTHON_DLL"; echo _pywrap_tensorflow_internal.pyd ;;
     *) echo libtensorflow_framework.so.2; echo libtensorflow_cc.so.2 ;;
   esac
 }
@@ -71,6 +74,8 @@ index_header() {  # index_header PLATFORM KIND
     echo "platform=$1"
   else
     echo "# TensorFlow's C API libraries from the official $(wheel_of "$1" "$2" | cut -d' ' -f1) $TFJNI_TF_VERSION wheel."
+    [[ "$1" != windows-* ]] ||
+      echo "# $WINDOWS_PYTHON_DLL is tfjni's stand-in, not Python: any call into it ends the process with a message."
     echo "tensorflow.version=$TFJNI_TF_VERSION"
     echo "platform=$1"
     echo "variant=$2"
@@ -145,9 +150,8 @@ pointer_readme() {  # pointer_readme KIND
 This artifact holds no Java: its jars (one per platform) carry LiteRT $LITERT_VERSION's runtime
 library (libLiteRtRuntimeCApi.so, LiteRT's C API) as the LiteRT authors built it, unmodified, from
 PyPI's ai-edge-litert wheels, for tfjni's loader (io.tfjni.LiteRtModel). It is LiteRT's binary,
-under LiteRT's license (META-INF/LICENSE, Apache License 2.0, from LiteRT's repository at
-v$LITERT_VERSION, since the wheel ships no license file) and the wheel's METADATA, which declares
-that license, beside it.
+under LiteRT's license, the Apache License 2.0 (META-INF/LICENSE: its text; the wheel ships
+none), which the wheel's METADATA, beside it, declares.
 
 - LiteRT's sources for this binary: https://github.com/google-ai-edge/LiteRT/tree/v$LITERT_VERSION
   (the C API: litert/c/)
@@ -164,6 +168,11 @@ This artifact holds no Java: its jars (one per platform) carry TensorFlow $TFJNI
 libraries as the TensorFlow authors built them, unmodified, from TensorFlow's official Python wheels,
 for tfjni's loader. They are TensorFlow's binaries, under TensorFlow's license (META-INF/LICENSE,
 Apache License 2.0) with its third-party components' notices (META-INF/THIRD_PARTY_NOTICES.txt).
+
+The windows-x86_64 jar also carries python311.dll, which is not Python: TensorFlow's Windows C API
+is exported by a Python extension module that imports python311.dll, and tfjni generates a
+stand-in exporting the same names, which ends the process with a message if TensorFlow ever calls
+one (only a model that runs Python code, such as tf.py_function, would).
 
 - TensorFlow's sources for these binaries: https://github.com/tensorflow/tensorflow/tree/v$TFJNI_TF_VERSION
   (the C API: tensorflow/c/c_api.h and tensorflow/c/eager/c_api.h)

@@ -8,9 +8,10 @@
 # golden suites (C++ core, Java library, DJL, Spark, Flink, demo) under the other oneDNN setting; a
 # release staged into a temporary directory, validated against Maven Central's rules and rebuilt
 # to compare bytes, and the examples project against it with Python out of reach; the GPU build's
-# golden cases and demo; linux-aarch64's core test subset and demo under qemu-user; the
-# macos-arm64 link check; builds the benchmark programs and tests the benchmark report's verdicts;
-# the core's tests again under ASan + UBSan; last, the core's fuzz targets for a bounded time.
+# golden cases and demo; linux-aarch64's core test subset and demo under qemu-user;
+# windows-x86_64's core test subset and demo under Wine; the macos-arm64 link check; builds the
+# benchmark programs and tests the benchmark report's verdicts; the core's tests again under
+# ASan + UBSan; last, the core's fuzz targets for a bounded time.
 source "$(dirname "$0")/common.sh"
 export TFJNI_JAR_PLATFORMS=$ALL_PLATFORMS
 "$ROOT/scripts/build.sh" --all-platforms
@@ -48,9 +49,11 @@ step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every t
 "$ROOT/scripts/test-release.sh"
 
 # These print their own steps: golden cases, devices and the demo on TensorFlow's GPU build (CPU
-# here); linux-aarch64's core tests and demo under qemu-user; the macos-arm64 link check.
+# here); linux-aarch64's core tests and demo under qemu-user; windows-x86_64's core tests and
+# demo under Wine; the macos-arm64 link check.
 "$ROOT/scripts/test-gpu-build.sh"
 "$ROOT/scripts/test-linux-aarch64.sh"
+"$ROOT/scripts/test-windows.sh"
 "$ROOT/scripts/check-macos-arm64.sh" --skip-build
 
 step "Benchmark programs: built, not run (make bench runs them)"

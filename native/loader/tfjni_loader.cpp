@@ -42,6 +42,12 @@ JNIEXPORT jint JNICALL Java_io_tfjni_internal_NativeLibrary_nativeSetenv(JNIEnv*
   if (n.get() == nullptr || v.get() == nullptr) {
     return ENOMEM;
   }
+#if defined(_WIN32)
+  // The C runtime's environment, which TensorFlow's getenv reads (both use Windows' universal C
+  // runtime, ucrtbase.dll); SetEnvironmentVariable would not reach it.
+  return _putenv_s(n.get(), v.get());
+#else
   // overwrite = 1: the Java side has already decided that the user did not set it.
   return setenv(n.get(), v.get(), 1) == 0 ? 0 : errno;
+#endif
 }

@@ -86,7 +86,13 @@ struct Layout {
   int32_t dimensions[kMaxRank];
   uint32_t strides[kMaxRank];
 };
+// Windows' ABI (MSVC's, which clang follows for Windows targets) gives each bit-field type its
+// own storage unit: rank in 4 bytes, has_strides in the next, padded to 8.
+#if defined(_WIN32)
+static_assert(sizeof(Layout) == 72, "LiteRtLayout's size on this ABI");
+#else
 static_assert(sizeof(Layout) == 68, "LiteRtLayout's size on this ABI");
+#endif
 
 // LiteRtRankedTensorType.
 struct RankedTensorType {

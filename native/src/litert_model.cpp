@@ -5,6 +5,7 @@
 #include <fstream>
 #include <utility>
 
+#include "aligned_memory.h"
 #include "litert_runtime.h"
 #include "tfjni/dtype.h"
 #include "tfjni/error.h"
@@ -18,7 +19,7 @@ namespace tfjni {
 struct LiteRtCompiled {
   const LiteRtApi* api = nullptr;
   // The file's bytes, which LiteRT's model reads in place (it keeps no copy).
-  std::unique_ptr<void, decltype(&std::free)> file_bytes{nullptr, &std::free};
+  std::unique_ptr<void, decltype(&aligned_free)> file_bytes{nullptr, &aligned_free};
   litert_c::Environment environment = nullptr;
   litert_c::Model model = nullptr;
   litert_c::Options options = nullptr;
@@ -137,7 +138,7 @@ void make_cpu_options(const LiteRtApi& api, LiteRtCompiled& compiled, int thread
 constexpr uintmax_t kVerifiableSize = 2'000'000'000;
 
 // The whole file in 64-byte aligned memory (weights are read in place).
-std::unique_ptr<void, decltype(&std::free)> read_model_file(const std::string& path,
+std::unique_ptr<void, decltype(&aligned_free)> read_model_file(const std::string& path,
                                                             size_t& size) {
   std::error_code error;
   uintmax_t file_size = std::filesystem::file_size(path, error);
@@ -149,7 +150,7 @@ std::unique_ptr<void, decltype(&std::free)> read_model_file(const std::string& p
   }
   size = static_cast<size_t>(file_size);
   const size_t rounded = (size + 63) / 64 * 64 + 64;  // never 0: aligned_alloc needs a size
-  std::unique_ptr<void, decltype(&std::free)> bytes(std::aligned_alloc(64, rounded), &std::free);
+  std::unique_ptr<void, decltype(&aligned_free)> bytes(aligned_allocate(64, rounded), &aligned_free);
   if (!bytes) throw std::bad_alloc();
   std::ifstream in(path, std::ios::binary);
   if (!in.read(static_cast<char*>(bytes.get()), static_cast<std::streamsize>(size))) {

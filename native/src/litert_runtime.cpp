@@ -1,11 +1,10 @@
 #include "litert_runtime.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <mutex>
 
 #include "tfjni/error.h"
+#include "tfjni/shared_library.h"
 
 namespace tfjni {
 namespace {
@@ -29,7 +28,7 @@ TF_Code code_of(litert_c::Status status) noexcept {
 
 template <typename Fn>
 void resolve(void* library, const std::string& path, const char* name, Fn& slot) {
-  void* symbol = dlsym(library, name);
+  void* symbol = shared_library::symbol(library, name);
   if (symbol == nullptr) {
     throw_error(TF_FAILED_PRECONDITION, "LiteRT runtime library " + path + " has no " + name +
                                             ": tfjni needs ai-edge-litert 1.4.0's "
@@ -43,9 +42,9 @@ void resolve(void* library, const std::string& path, const char* name, Fn& slot)
 // (TF_CPP_MIN_LOG_LEVEL=0, which tfjni.logLevel sets too).
 void quiet_logging(void* library) {
   auto get_logger = reinterpret_cast<litert_c::GetDefaultLoggerFn>(
-      dlsym(library, "LiteRtGetDefaultLogger"));
+      shared_library::symbol(library, "LiteRtGetDefaultLogger"));
   auto set_severity = reinterpret_cast<litert_c::SetMinLoggerSeverityFn>(
-      dlsym(library, "LiteRtSetMinLoggerSeverity"));
+      shared_library::symbol(library, "LiteRtSetMinLoggerSeverity"));
   if (get_logger == nullptr || set_severity == nullptr) return;
   const char* level = std::getenv("TF_CPP_MIN_LOG_LEVEL");
   const bool everything = level != nullptr && std::string(level) == "0";
@@ -53,13 +52,11 @@ void quiet_logging(void* library) {
 }
 
 LiteRtApi open_library(const std::string& path) {
-  // RTLD_LOCAL: the library's symbols resolve nothing else (it exports only LiteRt* anyway).
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string reason;
+  void* library = shared_library::open(path, reason);
   if (library == nullptr) {
-    const char* reason = dlerror();
     throw_error(TF_FAILED_PRECONDITION,
-                "cannot open the LiteRT runtime library '" + path + "': " +
-                    (reason != nullptr ? reason : "unknown reason") +
+                "cannot open the LiteRT runtime library '" + path + "': " + reason +
                     " (scripts/setup.sh downloads it; see docs/LITERT.md)");
   }
   LiteRtApi api{};
@@ -97,7 +94,7 @@ LiteRtApi open_library(const std::string& path) {
             api.create_tensor_buffer_from_host_memory);
     resolve(library, path, "LiteRtDestroyTensorBuffer", api.destroy_tensor_buffer);
   } catch (...) {
-    dlclose(library);
+    shared_library::close(library);
     throw;
   }
   quiet_logging(library);

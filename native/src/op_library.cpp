@@ -12,6 +12,8 @@
 #include "tfjni/wire_format.h"
 #if defined(__APPLE__)
 #include "tfjni/macho_file.h"
+#elif defined(_WIN32)
+#include "tfjni/pe_file.h"
 #else
 #include "tfjni/elf_file.h"
 #endif
@@ -26,6 +28,11 @@ namespace {
 namespace binary = macho;
 constexpr const char* kNoSharedLibraryHeader = "no 64-bit Mach-O dylib or bundle header for this architecture";
 constexpr std::string_view kMissingSymbolMarkers[] = {"Symbol not found", "symbol not found"};
+#elif defined(_WIN32)
+// Windows' loader: ERROR_PROC_NOT_FOUND, "The specified procedure could not be found."
+namespace binary = pe;
+constexpr const char* kNoSharedLibraryHeader = "no x86_64 PE32+ DLL header";
+constexpr std::string_view kMissingSymbolMarkers[] = {"procedure could not be found"};
 #else
 namespace binary = elf;
 constexpr const char* kNoSharedLibraryHeader = "no 64-bit ELF shared object header";

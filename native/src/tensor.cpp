@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "aligned_memory.h"
 #include "tfjni/dtype.h"
 #include "tfjni/error.h"
 #include "tfjni/signature.h"
@@ -26,7 +27,7 @@ void no_release(void*, size_t, void*) {}
 void release_strings(void* data, size_t length, void*) {
   auto* elements = static_cast<TF_TString*>(data);
   for (size_t i = 0; i < length / sizeof(TF_TString); ++i) TF_StringDealloc(&elements[i]);
-  std::free(data);
+  aligned_free(data);
 }
 
 TF_Tensor* new_tensor_or_throw(TF_DataType dtype, std::span<const int64_t> dims, void* data,
@@ -176,7 +177,7 @@ Tensor Tensor::strings(std::span<const int64_t> dims, std::span<const std::strin
                            std::to_string(values.size()) + " strings");
   }
   size_t padded = (length + kAlignment - 1) / kAlignment * kAlignment;
-  auto* elements = static_cast<TF_TString*>(std::aligned_alloc(kAlignment, padded == 0 ? kAlignment : padded));
+  auto* elements = static_cast<TF_TString*>(aligned_allocate(kAlignment, padded == 0 ? kAlignment : padded));
   if (elements == nullptr) throw std::bad_alloc();
   for (size_t i = 0; i < count; ++i) TF_StringInit(&elements[i]);
   // From here on release_strings owns the buffer, including on failure.

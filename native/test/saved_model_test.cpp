@@ -22,7 +22,7 @@ fs::path copy_model(const std::string& model, const fs::path& dir, const fs::pat
   fs::create_directories(target);
   for (const auto& entry : fs::recursive_directory_iterator(source)) {
     fs::path relative = fs::relative(entry.path(), source);
-    if (!skip.empty() && (relative == skip || relative.native().starts_with(skip.native() + "/"))) continue;
+    if (!skip.empty() && (relative == skip || relative.generic_string().starts_with(skip.generic_string() + "/"))) continue;
     if (entry.is_directory()) {
       fs::create_directories(target / relative);
     } else {

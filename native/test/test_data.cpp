@@ -1,6 +1,5 @@
 #include "test_data.h"
 
-#include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
 #include <array>
@@ -10,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -460,11 +460,17 @@ FloatMatch float_match_for(const Json& test_case) {
 // ---- Files ------------------------------------------------------------------
 
 TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "tfjni-test-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
+  // mkdtemp's way on every platform (Windows has none): a random name, and create_directory
+  // tells whether this call made it.
+  std::random_device random;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    fs::path candidate = fs::temp_directory_path() / ("tfjni-test-" + std::to_string(random()));
+    if (fs::create_directory(candidate)) {
+      path_ = candidate.string();
+      return;
+    }
   }
-  path_ = pattern;
+  throw std::runtime_error("no new directory could be made in " + fs::temp_directory_path().string());
 }
 
 TempDir::~TempDir() {

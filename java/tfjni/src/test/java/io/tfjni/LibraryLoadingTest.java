@@ -456,8 +456,8 @@ class LibraryLoadingTest {
     Outcome outcome = runProbe(List.of("-Dos.arch=riscv64"), Map.of());
     assertEquals(3, outcome.exitCode(), outcome.output());
     assertTrue(outcome.output().contains("error=tfjni: no native libraries for linux-riscv64"
-        + " (os.name 'Linux', os.arch 'riscv64'); tfjni runs on linux-x86_64, linux-aarch64 and"
-        + " macos-arm64"), outcome.output());
+        + " (os.name 'Linux', os.arch 'riscv64'); tfjni runs on linux-x86_64, linux-aarch64,"
+        + " macos-arm64 and windows-x86_64"), outcome.output());
   }
 
   @Test
@@ -501,6 +501,23 @@ class LibraryLoadingTest {
     assertTrue(arm.output().contains("linux-aarch64 JNI library")
         || arm.output().contains("io/tfjni/native/linux-aarch64/libtfjni.so is not on the class"
         + " path"), arm.output());
+
+    // Windows: TensorFlow's files there, and python311.dll loaded before the module importing it.
+    String[] windows = {"-Dos.name=Windows 11", "-Dos.arch=amd64"};
+    Outcome missing = runProbe(List.of(windows[0], windows[1], "-Dtfjni.tensorflow.dir=" + farm),
+        Map.of());
+    assertEquals(3, missing.exitCode(), missing.output());
+    assertTrue(missing.output().contains("looked for [python311.dll,"
+        + " _pywrap_tensorflow_internal.pyd] in " + farm), missing.output());
+    Path windowsFarm = Files.createDirectory(temp.resolve("windows-farm"));
+    for (String name : Platform.WINDOWS_X86_64.tensorFlowLibraries()) {
+      Files.writeString(windowsFarm.resolve(name), "not a library");
+    }
+    Outcome first = runProbe(List.of(windows[0], windows[1],
+        "-Dtfjni.tensorflow.dir=" + windowsFarm), Map.of());
+    assertEquals(3, first.exitCode(), first.output());
+    assertTrue(first.output().contains("could not load " + windowsFarm.resolve("python311.dll")),
+        first.output());
   }
 
   @Test

@@ -314,7 +314,7 @@ public final class NativeLibrary {
     loadOwnLibrary(platform, JNI_LIBRARY, library -> {
       UnsatisfiedLinkError failure = tryLoad(library);
       if (failure != null && pendingSearch != null
-          && platform.tensorFlowLibraries().stream().anyMatch(failure.getMessage()::contains)) {
+          && platform.lacksTensorFlow(failure.getMessage())) {
         // The dynamic linker has no libtensorflow: a runtime artifact jar beside tfjni's jar or
         // in the local Maven repository (java -jar ignores the class path) may have it.
         RuntimeArtifactSearch.Found found = pendingSearch.find();

@@ -12,37 +12,62 @@ import java.util.Locale;
  * artifact ({@code io/tfjni/tensorflow/<id>/}) and the artifact's Maven classifier.
  */
 public enum Platform {
-  LINUX_X86_64("linux", "x86_64", "linux-x86_64", ".so",
+  LINUX_X86_64("linux", "x86_64", "linux-x86_64", "lib", ".so",
       List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2")),
-  LINUX_AARCH64("linux", "aarch64", "linux-aarch64", ".so",
+  LINUX_AARCH64("linux", "aarch64", "linux-aarch64", "lib", ".so",
       List.of("libtensorflow_framework.so.2", "libtensorflow_cc.so.2")),
   // Apple calls the architecture arm64, and so do TensorFlow's macOS wheels.
-  MACOS_ARM64("macos", "aarch64", "macos-arm64", ".dylib",
-      List.of("libtensorflow_framework.2.dylib", "libtensorflow_cc.2.dylib"));
+  MACOS_ARM64("macos", "aarch64", "macos-arm64", "lib", ".dylib",
+      List.of("libtensorflow_framework.2.dylib", "libtensorflow_cc.2.dylib")),
+  // TensorFlow's Windows C API is its Python extension module, which imports python311.dll
+  // (a stand-in in the runtime artifact). Windows looks for a DLL's imports among the DLLs
+  // already loaded, not in the folder of a DLL loaded by absolute path: each goes first.
+  WINDOWS_X86_64("windows", "x86_64", "windows-x86_64", "", ".dll",
+      List.of("python311.dll", "_pywrap_tensorflow_internal.pyd"));
 
   private final String os;
   private final String arch;
   private final String id;
+  private final String libraryPrefix;
   private final String librarySuffix;
   private final List<String> tensorFlowLibraries;
 
-  Platform(String os, String arch, String id, String librarySuffix,
+  Platform(String os, String arch, String id, String libraryPrefix, String librarySuffix,
       List<String> tensorFlowLibraries) {
     this.os = os;
     this.arch = arch;
     this.id = id;
+    this.libraryPrefix = libraryPrefix;
     this.librarySuffix = librarySuffix;
     this.tensorFlowLibraries = tensorFlowLibraries;
   }
 
-  /** "linux-x86_64", "linux-aarch64" or "macos-arm64". */
+  /** "linux-x86_64", "linux-aarch64", "macos-arm64" or "windows-x86_64". */
   public String id() {
     return id;
   }
 
-  /** The file of a library of tfjni's own here: "tfjni" is libtfjni.so, or .dylib on macOS. */
+  /**
+   * The file of a library of tfjni's own here: "tfjni" is libtfjni.so, libtfjni.dylib on macOS,
+   * tfjni.dll on Windows.
+   */
   public String libraryFile(String name) {
-    return "lib" + name + librarySuffix;
+    return libraryPrefix + name + librarySuffix;
+  }
+
+  /**
+   * Whether the system loader's message for a library that failed to load says that a library
+   * it needs was not found: on Windows it names none ("Can't find dependent libraries"), so any
+   * such failure counts; elsewhere the message must name one of TensorFlow's libraries.
+   */
+  public boolean lacksTensorFlow(String loaderMessage) {
+    if (loaderMessage == null) {
+      return false;
+    }
+    if (this == WINDOWS_X86_64) {
+      return loaderMessage.contains("Can't find dependent libraries");
+    }
+    return tensorFlowLibraries.stream().anyMatch(loaderMessage::contains);
   }
 
   /** TensorFlow's C API libraries as a wheel holds them, in the order they must be loaded. */
@@ -83,7 +108,7 @@ public enum Platform {
         + " (os.name '" + osName + "', os.arch '" + osArch + "'); tfjni runs on " + supported());
   }
 
-  /** "linux-x86_64, linux-aarch64 and macos-arm64", for messages. */
+  /** "linux-x86_64, linux-aarch64, macos-arm64 and windows-x86_64", for messages. */
   public static String supported() {
     Platform[] all = values();
     StringBuilder text = new StringBuilder();
@@ -110,8 +135,8 @@ public enum Platform {
     return name.isEmpty() ? "unknown" : name.replaceAll("[^a-z0-9]+", "");
   }
 
-  // JVMs say amd64 (Linux) or x86_64 (macOS) for the same architecture, and aarch64 or arm64 for
-  // 64-bit ARM.
+  // JVMs say amd64 (Linux, Windows) or x86_64 (macOS) for the same architecture, and aarch64 or
+  // arm64 for 64-bit ARM.
   private static String archFamily(String osArch) {
     String arch = osArch.toLowerCase(Locale.ROOT);
     switch (arch) {
