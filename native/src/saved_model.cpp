@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tfjni/error.h"
+#include "tfjni/python_ops.h"
 #include "tfjni/wire_format.h"
 
 namespace tfjni {
@@ -15,7 +16,17 @@ struct BufferDeleter {
   void operator()(TF_Buffer* b) const noexcept { TF_DeleteBuffer(b); }
 };
 
+constexpr uint32_t kMetaGraphGraphDef = 2;
 constexpr uint32_t kMetaGraphSaverDef = 3;
+
+// The GraphDef of a serialized MetaGraphDef (empty if it has none).
+std::string_view graph_def_of(std::string_view meta_graph_def) {
+  wire::Reader reader(meta_graph_def);
+  while (reader.next()) {
+    if (reader.field() == kMetaGraphGraphDef) return reader.bytes();
+  }
+  return {};
+}
 
 bool has_saver(std::string_view meta_graph_def) {
   wire::Reader reader(meta_graph_def);
@@ -107,6 +118,14 @@ void explain_load_failure(const std::string& export_dir, std::span<const std::st
                                   " bytes) holds no MetaGraphDef: it is empty or not a SavedModel" +
                                   theirs);
   }
+  // A libtensorflow without the Python ops refuses such a model as one of unknown ops: the same
+  // message as where it has them (refuse_python_ops at the end of load).
+  wire::Reader model(content);
+  while (model.next()) {
+    if (model.field() == kSavedModelMetaGraphs) {
+      refuse_python_ops(graph_def_of(model.bytes()), "SavedModel '" + export_dir + "'");
+    }
+  }
   std::vector<std::string> wanted(tags.begin(), tags.end());
   std::sort(wanted.begin(), wanted.end());
   std::string available;
@@ -163,6 +182,7 @@ std::unique_ptr<SavedModel> SavedModel::load(const std::string& export_dir,
   auto session = std::make_shared<Session>(raw, graph, config.runs_on_caller_thread());
   std::string_view meta_bytes(static_cast<const char*>(meta_graph->data), meta_graph->length);
   check_variables_present(export_dir, meta_bytes);
+  refuse_python_ops(graph_def_of(meta_bytes), "SavedModel '" + export_dir + "'");
   return std::unique_ptr<SavedModel>(
       new SavedModel(std::move(session), parse_signature_defs(meta_bytes)));
 }
@@ -178,7 +198,20 @@ const SignatureDef& SavedModel::signature(std::string_view key) const {
 std::unique_ptr<GraphModel> GraphModel::from_bytes(std::string_view graph_def,
                                                    const SessionConfig& config) {
   auto graph = std::make_shared<Graph>();
-  graph->import_graph_def(graph_def);
+  try {
+    graph->import_graph_def(graph_def);
+  } catch (const Error&) {
+    // A libtensorflow without the Python ops refuses them as unknown ops: the same message as
+    // where it has them. Bytes that are no GraphDef keep TensorFlow's error.
+    std::string found;
+    try {
+      found = find_python_op(graph_def);
+    } catch (const Error&) {
+    }
+    if (!found.empty()) refuse_python_ops(graph_def, "the GraphDef");
+    throw;
+  }
+  refuse_python_ops(graph_def, "the GraphDef");
   return std::unique_ptr<GraphModel>(new GraphModel(std::make_shared<Session>(graph, config)));
 }
 
