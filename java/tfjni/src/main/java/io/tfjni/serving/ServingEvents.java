@@ -5,6 +5,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
 import jdk.jfr.Event;
+import jdk.jfr.EventType;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -19,6 +20,10 @@ import jdk.jfr.Timespan;
 final class ServingEvents implements ServingListener {
   static final String RUN = "io.tfjni.serving.Run";
   static final String BATCH = "io.tfjni.serving.Batch";
+
+  /** Read before an event object is made: no object per call while the event is off. */
+  private static final EventType RUN_TYPE = EventType.getEventType(RunEvent.class);
+  private static final EventType BATCH_TYPE = EventType.getEventType(BatchEvent.class);
 
   private final String model;
 
@@ -74,38 +79,37 @@ final class ServingEvents implements ServingListener {
     }
   }
 
-  /**
-   * Records one finished call when {@value #RUN} is enabled; otherwise the event object does not
-   * escape and the JIT removes it.
-   */
+  /** Records one finished call when {@value #RUN} is enabled; allocates nothing otherwise. */
   static void run(String model, long version, long rows, long runTimeNanos, String error) {
-    RunEvent event = new RunEvent();
-    if (event.isEnabled()) {
-      event.model = model;
-      event.version = version;
-      event.rows = rows;
-      event.runTime = runTimeNanos;
-      event.error = error;
-      event.commit();
+    if (!RUN_TYPE.isEnabled()) {
+      return;
     }
+    RunEvent event = new RunEvent();
+    event.model = model;
+    event.version = version;
+    event.rows = rows;
+    event.runTime = runTimeNanos;
+    event.error = error;
+    event.commit();
   }
 
   /**
-   * Records one run of a version's batching predictor when {@value #BATCH} is enabled; otherwise
-   * the event object does not escape and the JIT removes it.
+   * Records one run of a version's batching predictor when {@value #BATCH} is enabled; allocates
+   * nothing otherwise.
    */
   static void batch(String model, long version, int callers, int rows, long runTimeNanos,
       boolean failed) {
-    BatchEvent event = new BatchEvent();
-    if (event.isEnabled()) {
-      event.model = model;
-      event.version = version;
-      event.callers = callers;
-      event.rows = rows;
-      event.runTime = runTimeNanos;
-      event.failed = failed;
-      event.commit();
+    if (!BATCH_TYPE.isEnabled()) {
+      return;
     }
+    BatchEvent event = new BatchEvent();
+    event.model = model;
+    event.version = version;
+    event.callers = callers;
+    event.rows = rows;
+    event.runTime = runTimeNanos;
+    event.failed = failed;
+    event.commit();
   }
 
   @Name("io.tfjni.serving.Load")
