@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -626,6 +627,29 @@ class BadInputTest {
         "tagged {gpu, serve}; its tag-sets are {serve}");
     assertFails(IllegalArgumentException.class,
         () -> SavedModel.load(path, SessionOptions.defaults()).close(), "tag");
+  }
+
+  /**
+   * A graph that calls Python (tf.py_function's op) is refused at load: tfjni runs models without
+   * Python, and on Windows the op's kernel would call into a Python that is not there. The
+   * GraphDef is written by hand (GraphDef.node, field 1: a NodeDef of name "p", field 1, and op
+   * "EagerPyFunc", field 2); make test also loads a SavedModel made by tf.py_function through the
+   * CLI on Linux and under Wine.
+   */
+  @Test
+  void aGraphThatCallsPythonIsRefusedAtLoad(@TempDir Path tmp) throws IOException {
+    byte[] op = "EagerPyFunc".getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream node = new ByteArrayOutputStream();
+    node.write(new byte[] {0x0a, 1, 'p', 0x12, (byte) op.length});
+    node.write(op);
+    ByteArrayOutputStream graph = new ByteArrayOutputStream();
+    graph.write(new byte[] {0x0a, (byte) node.size()});
+    node.writeTo(graph);
+    Path file = tmp.resolve("calls_python.pb");
+    Files.write(file, graph.toByteArray());
+    assertTensorFlowError(TensorFlowException.Code.UNIMPLEMENTED,
+        () -> GraphModel.load(file).close(),
+        "the GraphDef calls Python at run time: op 'EagerPyFunc' (node 'p')", "tf.py_function");
   }
 
   @Test
