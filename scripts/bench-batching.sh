@@ -3,8 +3,10 @@
 # tiny MLP and the weight-bound dense model (scripts/generate_bench_models.py) and the digits CNN
 # (scripts/generate_models.py), at 1, 4, 16 and 64 callers of one row each, every op on the
 # calling thread. Each model's table goes to OUT_DIR/<model>.txt and .json. Then each model alone
-# on one thread at batch 16, the largest batch 16 callers of one row can make, to
-# OUT_DIR/<model>-run16.json: the run time the 16-caller p99 target is judged against.
+# at batch 16, the largest batch 16 callers of one row can make, to OUT_DIR/<model>-run16.json, by
+# one thread (the run time the 16-caller p99 target is judged against) and by as many threads as
+# the machine has cores; and the dense model so at batch 64 (<model>-run64.json): the model's own
+# ceiling at full batches on all cores, which the dense model's throughput targets allow for.
 #
 #   scripts/bench-batching.sh OUT_DIR [EXTRA tfjni bench OPTIONS...]
 #
@@ -30,10 +32,16 @@ for model in "${models[@]}"; do
     --duration "${BATCH_DURATION:-3s}" --warmup 20 --inter_op_threads -1 --progress none \
     --json "$out/$name.json" "$@" | tee "$out/$name.txt"
 done
-for model in "${models[@]}"; do
+cores=$(nproc)
+full_batch_threads=1$( ((cores > 1)) && echo ",$cores")
+full_batches=()
+for model in "${models[@]}"; do full_batches+=("$model 16"); done
+full_batches+=("$bench_models/dense 64")
+for full_batch in "${full_batches[@]}"; do
+  read -r model rows <<<"$full_batch"
   name=$(basename "$model")
-  step "A run of 16 rows: $name" >&2
-  "$ROOT/bin/tfjni" bench --dir "$model" --threads 1 --batch 16 \
+  step "Runs of $rows rows: $name, $full_batch_threads thread(s)" >&2
+  "$ROOT/bin/tfjni" bench --dir "$model" --threads "$full_batch_threads" --batch "$rows" \
     --duration "${BATCH_DURATION:-3s}" --warmup 20 --inter_op_threads -1 --progress none \
-    --json "$out/$name-run16.json" >/dev/null
+    --json "$out/$name-run$rows.json" >/dev/null
 done

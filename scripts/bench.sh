@@ -30,7 +30,8 @@
 #   BENCH_THREADINGS="pooled caller"   the threading configurations (default both)
 #   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
 #   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~20 min; 1 by default)
-#   BENCH_BATCHING=0 skip batching across callers (scripts/bench-batching.sh, ~1.5 min a round)
+#   BENCH_BATCHING=0 skip batching across callers (scripts/bench-batching.sh, ~2 min a round)
+#   BENCH_SWAPS=0    skip the latency around version swaps (scripts/bench-swaps.sh, ~0.5 min a round)
 #   BENCH_RUNTIMES=0 skip TensorFlow, LiteRT and ONNX Runtime side by side (scripts/bench-runtimes.sh,
 #                    ~10 min; run alone: scripts/bench-runtimes.sh)
 source "$(dirname "$0")/common.sh"
@@ -240,6 +241,14 @@ if [[ "${BENCH_BATCHING:-1}" == 1 ]]; then
   for ((round = 1; round <= ROUNDS; round++)); do
     run "batching-r$round" env BATCH_DURATION="$([[ "$BENCH_QUICK" == 1 ]] && echo 1s || echo 3s)" \
       "$ROOT/scripts/bench-batching.sh" "$OUT/batching/round-$round"
+  done
+fi
+
+if [[ "${BENCH_SWAPS:-1}" == 1 ]]; then
+  step "Latency around version swaps at 1 and 2 callers, $ROUNDS round(s) (scripts/bench-swaps.sh)"
+  for ((round = 1; round <= ROUNDS; round++)); do
+    if [[ "$BENCH_QUICK" == 1 ]]; then swap_settings=(SWAP_DURATION=2s SWAP_EVERY=5000); else swap_settings=(); fi
+    run "swaps-r$round" env "${swap_settings[@]}" "$ROOT/scripts/bench-swaps.sh" "$OUT/swaps/round-$round"
   done
 fi
 

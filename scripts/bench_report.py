@@ -38,6 +38,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import batching_table
+import swaps_report
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR = "c_api"
@@ -730,6 +731,7 @@ def write_markdown(res, md_path, png_path):
             "(`scripts/batching_table.py`).",
             "",
         ] + batching_table.markdown(batching_rounds) + [""]
+    out += swaps_report.section(res.dir)
     out += [
         "## Eager dispatch",
         "",

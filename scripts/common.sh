@@ -3,10 +3,20 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.18.0}"
+# The second TensorFlow version make test runs the C++ core tests and the Java library's tests
+# against (scripts/test-second-tf.sh): tfjni built against TFJNI_TF_VERSION, run on this version's
+# libraries with the test models its TensorFlow Python makes. Nothing runs when the two are equal.
+TFJNI_SECOND_TF_VERSION="${TFJNI_SECOND_TF_VERSION:-2.18.0}"
 TFJNI_CACHE="${TFJNI_CACHE:-$HOME/.cache/tfjni}"
-VENV="$TFJNI_CACHE/venv-$TFJNI_TF_VERSION"
-# PySpark for the Spark example (examples/spark), in a venv of its own: no TensorFlow there.
-PYSPARK_VENV="$TFJNI_CACHE/venv-$(sed -n 's/^pyspark==/pyspark-/p' "$ROOT/scripts/requirements-pyspark.txt")"
+# The TensorFlow venv of a version: TensorFlow Python, its libraries and headers.
+venv_of() {  # venv_of VERSION
+  echo "$TFJNI_CACHE/venv-$1"
+}
+VENV=$(venv_of "$TFJNI_TF_VERSION")
+# PySpark and its Connect client, for the Spark example (examples/spark) and the Connect test, in a
+# venv of its own (no TensorFlow there), named by PySpark's version and the pins' hash.
+PYSPARK_VENV="$TFJNI_CACHE/venv-$(sed -n 's/^pyspark==/pyspark-/p' "$ROOT/scripts/requirements-pyspark.txt")-$(
+  sha256sum "$ROOT/scripts/requirements-pyspark.txt" | cut -c1-12)"
 BUILD="$ROOT/build"
 JOBS="${JOBS:-2}"
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac || echo /usr/lib/jvm/java-17-openjdk-amd64/bin/javac)")")")}"
@@ -88,17 +98,27 @@ runtime_artifact_jar() {  # runtime_artifact_jar KIND PLATFORM
   echo "$MAVEN_REPO/io/tfjni/$artifact/$version/$artifact-$version-$2.jar"
 }
 
+# Whether TFJNI_TF_VERSION is VERSION or newer: tf_version_at_least VERSION
+tf_version_at_least() {
+  [[ "$(printf '%s\n' "$1" "$TFJNI_TF_VERSION" | sort -V | head -n 1)" == "$1" ]]
+}
+
 # The official wheel holding TensorFlow's C API for a platform and variant (cpu or gpu): prints
 # "PACKAGE PLATFORM_TAG". linux-x86_64's cpu libraries come from the venv (tensorflow-cpu); the
-# `tensorflow` wheel is TensorFlow's GPU build there, and its only build elsewhere.
+# `tensorflow` wheel is TensorFlow's GPU build there, and its only build elsewhere. Linux wheels
+# are manylinux 2.17 up to TensorFlow 2.20 and manylinux 2.27 from 2.21 on (pip takes the tag as
+# given, so it must be the wheel's own).
 wheel_of() {  # wheel_of PLATFORM VARIANT
+  local manylinux=manylinux_2_17
+  tf_version_at_least 2.21 && manylinux=manylinux_2_27
   case "$1/$2" in
-    linux-x86_64/cpu) echo "tensorflow-cpu manylinux_2_17_x86_64" ;;
-    linux-x86_64/gpu) echo "tensorflow manylinux_2_17_x86_64" ;;
-    linux-aarch64/cpu) echo "tensorflow manylinux_2_17_aarch64" ;;
+    linux-x86_64/cpu) echo "tensorflow-cpu ${manylinux}_x86_64" ;;
+    linux-x86_64/gpu) echo "tensorflow ${manylinux}_x86_64" ;;
+    linux-aarch64/cpu) echo "tensorflow ${manylinux}_aarch64" ;;
     macos-arm64/cpu) echo "tensorflow macosx_12_0_arm64" ;;
-    # Windows' build of TensorFlow is Intel's package, which `tensorflow` depends on there.
-    windows-x86_64/cpu) echo "tensorflow-intel win_amd64" ;;
+    # Windows' build of TensorFlow up to 2.18 is Intel's package, which `tensorflow` depends on
+    # there; from 2.19 on it is the `tensorflow` wheel itself.
+    windows-x86_64/cpu) if tf_version_at_least 2.19; then echo "tensorflow win_amd64"; else echo "tensorflow-intel win_amd64"; fi ;;
     *) echo "no TensorFlow wheel for platform '$1' variant '$2' (platforms: ${PLATFORMS[*]}; gpu only on linux-x86_64)" >&2
        return 1 ;;
   esac
@@ -302,7 +322,8 @@ maven_settings() {
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
     "-Dtfjni.test.mismatched_op_libraries=$(mismatched_op_library_dir)" \
-    "-Dtfjni.litert.library=$(litert_library) -Dtfjni.litert.version=$LITERT_VERSION"
+    "-Dtfjni.litert.library=$(litert_library) -Dtfjni.litert.version=$LITERT_VERSION" \
+    "-Dtfjni.test.pyspark.python=$PYSPARK_VENV/bin/python"
 }
 
 # Prints the class path of Maven coordinates (group:artifact:version[:classifier]), resolved by a
@@ -410,4 +431,21 @@ expect_python_op_refused() {  # expect_python_op_refused COMMAND...
     echo "expected tfjni to refuse the model that calls Python (exit status 1, UNIMPLEMENTED); got status $status" >&2
     return 1
   fi
+}
+
+# Runs a soak driver of tfjni-soak (its main class and arguments) on a private copy of the classes,
+# since rebuilding the tree during a long soak must not change them, in a JVM whose Java heap is
+# fixed and pre-touched (heap growth must not pass for native growth in the RSS) and whose Native
+# Memory Tracking tells the JVM's own native memory apart from TensorFlow's and tfjni's.
+run_soak_driver() {  # run_soak_driver MAIN_CLASS ARGUMENT...
+  local classes classpath="" module status=0
+  classes=$(mktemp -d)
+  for module in tfjni-soak tfjni-numpy tfjni; do
+    cp -r "$ROOT/java/$module/target/classes" "$classes/$module"
+    classpath+="${classpath:+:}$classes/$module"
+  done
+  java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary \
+    -Dtfjni.tensorflow.dir="$(tensorflow_dir)" -cp "$classpath" "$@" || status=$?
+  rm -rf "$classes"
+  return "$status"
 }

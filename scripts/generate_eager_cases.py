@@ -10,7 +10,7 @@ tf.nn.gelu, tf.sort, tf.image.resize, tf.strings.split, ...) and writes a JSON l
      "outputs": [TENSOR...], "compare": "exact" | "tolerant", "why": "..."}
 with TENSOR encoded as in the models manifest (docs/test-models.md). The name starts
 with the name of the tfjni method under test (NDArray or NDManager) followed by "_";
-java/tfjni/src/test/java/io/tfjni/EagerOpsTest.java maps each name to a call of tfjni's API.
+java/tfjni/src/test/java/io/tfjni/eager/EagerOpsTest.java maps each name to a call of tfjni's API.
 Images (PNG, JPEG) are encoded here from numpy gradients and passed as scalar
 string inputs.
 """
@@ -47,10 +47,15 @@ CASES = []
 ONEDNN_SOFTMAX = ("TensorFlow Python runs oneDNN's Softmax kernel (TF_ENABLE_ONEDNN_OPTS is on by "
                   "default in Python), tfjni's eager context runs Eigen's: they differ in the last "
                   "bit (with TF_ENABLE_ONEDNN_OPTS=0 Python's results equal tfjni's)")
+NUMPY_PERCENTILE = ("numpy.percentile (TensorFlow has no percentile op) interpolates in float64 "
+                    "by its own formula; tfjni in float32 from the two sorted neighbours")
 TOLERANT = {
     "softmax_last_axis": ONEDNN_SOFTMAX,
     "softmax_axis0": ONEDNN_SOFTMAX,
     "softmax_rank3_axis1": ONEDNN_SOFTMAX,
+    "percentile_all": NUMPY_PERCENTILE,
+    "percentile_axes_0_2": NUMPY_PERCENTILE,
+    "percentile_axis1_q0": NUMPY_PERCENTILE,
 }
 EXACT_WHY = "the same kernels as TensorFlow Python, in the same order"
 
@@ -124,6 +129,21 @@ SMALL_RGB = image_pixels(5, 7, 3)
 FLOAT_BATCH = (np.stack([image_pixels(6, 5, 2), 255 - image_pixels(6, 5, 2)]) / f32(255)).astype(f32)
 
 
+def merged_shape(shape, first, last):
+    """torch.flatten's shape: the axes first..last, both included, as one."""
+    dims = list(shape)
+    first, last = first % len(dims), last % len(dims)
+    return dims[:first] + [int(np.prod(dims[first:last + 1]))] + dims[last + 1:]
+
+
+def smallest_k(x, k, axis):
+    """The k smallest values along axis and their int32 indices, by numpy's stable sort."""
+    x = x.numpy()
+    order = np.argsort(x, axis=axis, kind="stable")
+    order = np.take(order, np.arange(k), axis=axis)
+    return np.take_along_axis(x, order, axis=axis), order.astype(np.int32)
+
+
 def build_cases():
     # Element-wise arithmetic ------------------------------------------------
     case("add_same_shape", tf.math.add, [A, B])
@@ -146,9 +166,20 @@ def build_cases():
     case("div_float", tf.math.divide, [A, B])
     case("div_scalar", lambda x, value: tf.math.divide(x, value), [A], value=4)
     case("div_double", tf.math.divide, [D, DB])
-    case("div_int32_truncates", tf.truncatediv, [IA, IB])
+    case("div_int32_matrix", tf.truncatediv, [IA, IB])
     case("div_int64_scalar", lambda x, value: tf.truncatediv(x, tf.constant(value, tf.int64)),
          [L], value=-3)
+    # Integer division rounds toward zero for every integer type (tf.truncatediv), the smallest
+    # signed value divided by -1 included (it wraps to itself).
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        low = np.iinfo(dtype).min
+        case(f"div_{np.dtype(dtype).name}_truncates", tf.truncatediv,
+             [np.array([7, -7, 7, -7, low, low, 0], dtype),
+              np.array([2, 2, -2, -2, -1, 3, -5], dtype)])
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        high = np.iinfo(dtype).max
+        case(f"div_{np.dtype(dtype).name}_truncates", tf.truncatediv,
+             [np.array([7, 9, high, high, 0], dtype), np.array([2, 10, 1, 2, 3], dtype)])
     case("floorDiv_float", tf.math.floordiv, [A, B])
     case("floorDiv_int32", tf.math.floordiv, [IA, IB])
     case("floorDiv_scalar", lambda x, value: tf.math.floordiv(x, value), [IA], value=4)
@@ -225,6 +256,16 @@ def build_cases():
     case("tanh_float", tf.math.tanh, [WIDE])
     case("tanh_double", tf.math.tanh, [D])
     case("erf_float", tf.math.erf, [WIDE])
+    case("erfinv_float", tf.math.erfinv, [UNIT])
+    case("asinh_float", tf.math.asinh, [WIDE])
+    case("acosh_float", tf.math.acosh, [np.array([1.0, 1.5, 3.0, 10.0, 0.5], f32)])
+    case("atanh_float", tf.math.atanh, [UNIT])
+    case("lgamma_float", tf.math.lgamma, [POS])
+    case("atan2_float", tf.math.atan2, [A, B])
+    case("xlogy_float", tf.math.xlogy, [np.array([0.0, 1.0, 2.5, 0.0, -1.0], f32),
+                                        np.array([0.0, 2.0, 0.5, 3.0, 4.0], f32)])
+    case("copy_float", tf.identity, [A])
+    case("copy_strings", tf.identity, [strings("a", "", "bc")])
     case("reciprocal_float", tf.math.reciprocal, [np.array([2.0, -0.5, 0.0, 3.0], f32)])
     case("isNaN_special", tf.math.is_nan, [SPECIAL])
     case("isInf_special", tf.math.is_inf, [SPECIAL])
@@ -247,6 +288,7 @@ def build_cases():
     case("gelu_double", lambda x: tf.nn.gelu(x, approximate=False), [D])
     case("gelu_double_approximate", lambda x: tf.nn.gelu(x, approximate=True), [D])
     case("elu_float", tf.nn.elu, [WIDE])
+    case("softsign_float", tf.nn.softsign, [WIDE])
     case("selu_float", tf.nn.selu, [WIDE])
     case("softplus_float", tf.math.softplus, [WIDE])
     case("leakyRelu_default", tf.nn.leaky_relu, [WIDE])
@@ -281,6 +323,24 @@ def build_cases():
     case("any_axis1_keepdims", lambda x, axes: tf.math.reduce_any(x, axis=axes, keepdims=True),
          [np.array([[False, False], [True, False]])], axes=[1])
 
+    # Running sums and products -----------------------------------------------
+    case("cumSum_axis1", lambda x, axis: tf.math.cumsum(x, axis=axis), [X3], axis=1)
+    case("cumSum_int32_last", lambda x, axis: tf.math.cumsum(x, axis=axis), [IA], axis=-1)
+    case("cumProd_axis0", lambda x, axis: tf.math.cumprod(x, axis=axis), [A], axis=0)
+    case("cumProd_int64", lambda x, axis: tf.math.cumprod(x, axis=axis), [LB], axis=0)
+
+    # Percentiles (numpy's linear interpolation) and differences --------------
+    case("percentile_all", lambda x, q, axes: np.float32(np.percentile(x.numpy(), q)), [X3],
+         q=37.5, axes=[])
+    case("percentile_axes_0_2", lambda x, q, axes: np.percentile(
+        x.numpy(), q, axis=tuple(axes)).astype(f32), [X3], q=90.0, axes=[0, -1])
+    case("percentile_axis1_q0", lambda x, q, axes: np.percentile(
+        x.numpy(), q, axis=tuple(axes)).astype(f32), [TIES], q=0.0, axes=[1])
+    case("diff_once_last", lambda x, n, axis: tf.experimental.numpy.diff(x, n, axis), [X3],
+         n=1, axis=-1)
+    case("diff_twice_axis0_int32", lambda x, n, axis: tf.experimental.numpy.diff(x, n, axis),
+         [np.array([[1, 5], [-2, 7], [9, 9], [4, -3]], i32)], n=2, axis=0)
+
     # Indices, top-k, sorting ------------------------------------------------
     case("argMax_axis1", lambda x, axis: tf.math.argmax(x, axis=axis), [TIES], axis=1)
     case("argMax_all", lambda x: tf.math.argmax(tf.reshape(x, [-1])), [A])
@@ -289,6 +349,19 @@ def build_cases():
     case("argMin_all", lambda x: tf.math.argmin(tf.reshape(x, [-1])), [X3])
     case("topK_float", lambda x, k: tuple(tf.math.top_k(x, k=k)), [TIES], k=3)
     case("topK_int32", lambda x, k: tuple(tf.math.top_k(x, k=k)), [INT_TIES], k=4)
+    # Smallest first against numpy's stable order (equal values: lower index first); the
+    # smallest int32 and unsigned values are where negating to rank by largest goes wrong.
+    for name, x, k, axis in (("topK_smallest_int32", INT_TIES, 4, -1),
+                             ("topK_smallest_uint8", U8_SORT, 3, 0),
+                             ("topK_smallest_float_axis0", TIES, 1, 0)):
+        case(name, lambda x, k, axis, largest, sorted: smallest_k(x, k, axis), [x], k=k,
+             axis=axis, largest=False, sorted=True)
+    case("topK_largest_axis0", lambda x, k, axis, largest, sorted: tuple(
+        tf.transpose(t) for t in tf.math.top_k(tf.transpose(x), k=k)), [TIES], k=1, axis=0,
+         largest=True, sorted=True)
+    case("topK_largest_rank3_axis1", lambda x, k, axis, largest, sorted: tuple(
+        tf.transpose(t, [0, 2, 1]) for t in tf.math.top_k(tf.transpose(x, [0, 2, 1]), k=k)),
+         [X3], k=2, axis=1, largest=True, sorted=True)
     case("sort_ascending", tf.sort, [TIES])
     case("sort_descending", lambda x, axis: tf.sort(x, axis=axis, direction="DESCENDING"),
          [TIES], axis=-1)
@@ -306,6 +379,17 @@ def build_cases():
     case("argSort_uint8", tf.argsort, [U8_SORT])
 
     # Matrix products -----------------------------------------------------------
+    for name, left, right in (("vector_matrix", ROW, M34), ("matrix_vector", M23, ROW),
+                              ("vector_vector", ROW, ROW), ("batch_vector", BATCH, ROW)):
+        case(f"matMul_{name}", tf.experimental.numpy.matmul, [left, right])
+    case("inverse_batch", tf.linalg.inv, [np.array([[[2.0, 1.0], [1.0, 3.0]],
+                                                    [[0.5, -1.0], [4.0, 2.0]]], f32)])
+    case("diagonal_main", lambda x, offset: tf.linalg.diag_part(x, k=offset), [M34], offset=0)
+    case("diagonal_above", lambda x, offset: tf.linalg.diag_part(x, k=offset), [M34], offset=1)
+    case("diagonal_axes_2_0", lambda x, offset, axis1, axis2: tf.experimental.numpy.diagonal(
+        x, offset, axis1, axis2), [X3], offset=1, axis1=2, axis2=0)
+    case("diagonal_below_int32", lambda x, offset: tf.linalg.diag_part(x, k=offset), [IA],
+         offset=-1)
     case("matMul_plain", tf.linalg.matmul, [M23, M34])
     case("matMul_transposeA", lambda a, b: tf.linalg.matmul(a, b, transpose_a=True), [M23, M24])
     case("matMul_transposeB", lambda a, b: tf.linalg.matmul(a, b, transpose_b=True), [M23, M23])
@@ -323,6 +407,20 @@ def build_cases():
     case("reshape_scalar", lambda x, shape: tf.reshape(x, shape), [np.array([5], i32)], shape=[])
     case("reshape_empty", lambda x, shape: tf.reshape(x, shape), [EMPTY], shape=[3, 0, 2])
     case("flatten_rank3", lambda x: tf.reshape(x, [-1]), [X3])
+    for first, last in ((1, 2), (0, -2), (-1, -1)):
+        case(f"flatten_axes_{first}_{last}".replace("-", "minus"),
+             lambda x, first, last: tf.reshape(x, merged_shape(x.shape, first, last)), [X3],
+             first=first, last=last)
+    case("flip_axes", lambda x, axes: tf.reverse(x, axes), [X3], axes=[0, 2])
+    case("flip_last_strings", lambda x, axes: tf.reverse(x, axes),
+         [strings("a", "b", "c", "d", "e", "f", shape=(2, 3))], axes=[-1])
+    for k in (1, 2, 3, -1):
+        case(f"rot90_k{k}".replace("-", "minus"), lambda x, k, axes: tf.experimental.numpy.rot90(
+            x, k, axes), [X3], k=k, axes=[2, 0])
+    case("repeat_axis1", lambda x, repeats, axis: tf.repeat(x, repeats, axis), [X3], repeats=3,
+         axis=1)
+    case("repeat_strings_last", lambda x, repeats, axis: tf.repeat(x, repeats, axis),
+         [strings("a", "b", "c", "d", shape=(2, 2))], repeats=2, axis=-1)
     case("transpose_default", tf.transpose, [X3])
     case("transpose_perm", lambda x, perm: tf.transpose(x, perm), [X3], perm=[1, 0, 2])
     case("transpose_strings", tf.transpose, [strings("a", "b", "c", "d", "e", "f", shape=(2, 3))])
@@ -451,6 +549,13 @@ def build_cases():
         x, [height, width], method="nearest"), [SMALL_RGB], height=9, width=11)
     case("resize_nearest_down", lambda x, height, width: tf.image.resize(
         x, [height, width], method="nearest"), [RGB], height=5, width=6)
+    case("resize_area_down", lambda x, height, width: tf.image.resize(
+        x, [height, width], method="area"), [RGB], height=5, width=6)
+    case("resize_bicubic_up", lambda x, height, width: tf.image.resize(
+        x, [height, width], method="bicubic"), [SMALL_RGB], height=9, width=11)
+    for method in ("bilinear", "nearest", "bicubic", "area"):
+        case(f"resize_{method}_v1", lambda x, height, width, method: tf.compat.v1.image.resize(
+            x, [height, width], method=method), [RGB], height=5, width=7, method=method)
     case("convertImageDtype_uint8_to_float",
          lambda x: tf.image.convert_image_dtype(x, tf.float32), [SMALL_RGB])
     case("convertImageDtype_float_to_uint8",

@@ -70,7 +70,7 @@ unpack_text_wheel() {  # unpack_text_wheel VERSION OUT_DIR
 
 create_pyspark_venv() {
   [[ -f "$PYSPARK_VENV/.complete" ]] && cmp -s "$ROOT/scripts/requirements-pyspark.txt" "$PYSPARK_VENV/.complete" && return
-  step "Creating the PySpark virtualenv in $PYSPARK_VENV (one-off, ~1 min)"
+  step "Creating the PySpark virtualenv in $PYSPARK_VENV (one-off, ~3 min)"
   rm -rf "$PYSPARK_VENV"
   python3 -m venv "$PYSPARK_VENV"
   "$PYSPARK_VENV/bin/pip" install -q -r "$ROOT/scripts/requirements-pyspark.txt"

@@ -13,7 +13,6 @@ CALLERS="${2:-16}"
 SECONDS_PER_VERSION="${3:-2}"
 OUT="${SOAK_OUT:-$BUILD/swap-soak/$(date +%Y%m%d-%H%M%S)}"
 "$ROOT/scripts/build.sh" >/dev/null
-TF_DIR=$(tensorflow_dir)
 MODELS=$(models_dir)
 mkdir -p "$OUT/expected"
 # TensorFlow Python's rows and answers for the two exports, from the models' manifest.
@@ -29,19 +28,8 @@ for export in ("versioned_a", "versioned_b"):
     np.save(f"{out}/{export}_y.npy", array(call["outputs"]["y"]))
     np.save(f"{out}/rows_x.npy", array(call["inputs"]["x"]))  # the same rows for both
 PY
-# A private copy of the classes: rebuilding the tree during the soak must not change them.
-classes=$(mktemp -d)
-trap 'rm -rf "$classes"' EXIT
-classpath=""
-for module in tfjni-soak tfjni-numpy tfjni; do
-  cp -r "$ROOT/java/$module/target/classes" "$classes/$module"
-  classpath+="${classpath:+:}$classes/$module"
-done
 step "Swap soak: $MINUTES minutes, $CALLERS callers, a new version every $SECONDS_PER_VERSION s; samples in $OUT"
-# As scripts/soak.sh: a fixed, pre-touched heap, and Native Memory Tracking.
-java -Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary \
-  -Dtfjni.tensorflow.dir="$TF_DIR" \
-  -cp "$classpath" io.tfjni.soak.SwapSoakDriver "$MINUTES" "$MODELS" "$OUT" "$CALLERS" \
+run_soak_driver io.tfjni.soak.SwapSoakDriver "$MINUTES" "$MODELS" "$OUT" "$CALLERS" \
   "$SECONDS_PER_VERSION"
 step "Report"
 "$VENV/bin/python" "$ROOT/scripts/soak_report.py" "$OUT"

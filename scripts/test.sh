@@ -4,7 +4,8 @@
 # and runtime artifacts (scripts/build.sh --all-platforms); the C++ core's GoogleTest suite; every
 # Maven module's tests (JUnit, with -Xcheck:jni, installing the artifacts into ~/.m2); tfjni-djl's
 # main tests again against the newer DJL API; the DJL tests' inline goldens against the script that
-# computes them; tfjni-flink's tests again against Flink 1.20; the
+# computes them; tfjni-flink's tests again against Flink 1.20; the C++ core tests and the Java
+# library's tests on the second TensorFlow version (TFJNI_SECOND_TF_VERSION); the
 # golden suites (C++ core, Java library, DJL, Spark, Flink, demo) under the other oneDNN setting; a
 # release staged into a temporary directory, validated against Maven Central's rules and rebuilt
 # to compare bytes, and the examples project against it with Python out of reach; the GPU build's
@@ -30,7 +31,7 @@ step "Java tests (Maven Surefire, every module of java/pom.xml)"
 step "tfjni-djl against DJL 0.38.0 too: compiled, and its engine, model and operation tests"
 # `test`, not `install`: the installed tfjni-djl stays the one built against 0.36.0.
 (cd "$ROOT/java" && mvn -B -q $(maven_settings) test -pl tfjni-djl -Ddjl.version=0.38.0 \
-  -Dtest='EngineTest,DjlContractsTest,ModelTest,BatchingModelTest,PredictorContextTest,FrozenGraphTest,ThreadOptionsTest,FourierTest,UniqueScatterTest,AdvancedIndexTest,SemanticsTest,ComposedOpsTest' \
+  -Dtest='EngineTest,DjlContractsTest,ModelTest,BatchingModelTest,PredictorContextTest,FrozenGraphTest,VersionedBasePathTest,ThreadOptionsTest,FourierTest,UniqueScatterTest,AdvancedIndexTest,SemanticsTest,ComposedOpsTest' \
   -Dsurefire.failIfNoSpecifiedTests=false)
 
 step "tfjni-djl's inline goldens against scripts/djl_op_goldens.py, which computes them"
@@ -43,6 +44,10 @@ step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every t
 # first: the 2.x build's classes and service file of the ML_PREDICT provider (left out against
 # 1.20) must not stay on the 1.20 build's class path.
 (cd "$ROOT/java" && mvn -B -q $(maven_settings) clean test -pl tfjni-flink -Dflink.version=1.20.3)
+
+# Prints its own steps: the C++ core tests and the Java library's tests on the second TensorFlow
+# version's libraries, with models made by that version's Python.
+"$ROOT/scripts/test-second-tf.sh"
 
 # Prints its own steps: models, expected values and the golden suites under the other setting.
 "$ROOT/scripts/test-onednn.sh"

@@ -1,7 +1,7 @@
 // Machine instructions per eager AddV2 (two 1-element float tensors, result
 // freed) through the tfjni core, counted by callgrind on the calling thread,
 // for the eager context settings a pre- or post-processing pipeline may run on:
-//   shared   ContextConfig{}: what io.tfjni.EagerContext.shared() creates
+//   shared   ContextConfig{}: what io.tfjni.eager.EagerContext.shared() creates
 //            (TensorFlow's thread defaults, synchronous)
 //   pooled   intra-op 2, inter-op 2, synchronous: what make bench's eager
 //            contenders use

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "read_at.h"
+#include "tfjni/utf8_path.h"
 
 namespace tfjni::elf {
 namespace {
@@ -20,13 +21,13 @@ bool read_header(std::ifstream& in, Elf64_Ehdr& header) {
 }  // namespace
 
 bool is_shared_object(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   Elf64_Ehdr header{};
   return in && read_header(in, header);
 }
 
 bool defines_symbol_with_prefix(const std::string& path, std::string_view prefix) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   Elf64_Ehdr header{};
   if (!in || !read_header(in, header) || header.e_shentsize != sizeof(Elf64_Shdr)) return false;
   std::vector<Elf64_Shdr> sections(header.e_shnum);

@@ -10,6 +10,7 @@
 #include "tfjni/dtype.h"
 #include "tfjni/error.h"
 #include "tfjni/scratch.h"
+#include "tfjni/utf8_path.h"
 
 namespace tfjni {
 
@@ -152,7 +153,7 @@ std::unique_ptr<void, decltype(&aligned_free)> read_model_file(const std::string
   const size_t rounded = (size + 63) / 64 * 64 + 64;  // never 0: aligned_alloc needs a size
   std::unique_ptr<void, decltype(&aligned_free)> bytes(aligned_allocate(64, rounded), &aligned_free);
   if (!bytes) throw std::bad_alloc();
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   if (!in.read(static_cast<char*>(bytes.get()), static_cast<std::streamsize>(size))) {
     throw_error(TF_NOT_FOUND, "cannot read LiteRT model file '" + path + "'");
   }
@@ -223,7 +224,7 @@ std::unique_ptr<LiteRtModel> LiteRtModel::load(const std::string& library_path,
     throw_invalid_argument("a LiteRT model needs at least 1 thread, got " + std::to_string(threads));
   }
   std::error_code error;
-  if (!std::filesystem::is_regular_file(tflite_path, error)) {
+  if (!std::filesystem::is_regular_file(utf8_path(tflite_path), error)) {
     throw_error(TF_NOT_FOUND, "no LiteRT model file '" + tflite_path + "'");
   }
   const LiteRtApi& api = litert_api(library_path);

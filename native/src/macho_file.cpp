@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "read_at.h"
+#include "tfjni/utf8_path.h"
 
 namespace tfjni::macho {
 namespace {
@@ -55,7 +56,7 @@ bool read_header(std::ifstream& in, uint64_t offset, mach_header_64& header) {
 }  // namespace
 
 bool is_shared_object(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   if (!in) return false;
   std::optional<uint64_t> offset = image_offset(in);
   mach_header_64 header{};
@@ -63,7 +64,7 @@ bool is_shared_object(const std::string& path) {
 }
 
 bool defines_symbol_with_prefix(const std::string& path, std::string_view prefix) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   if (!in) return false;
   std::optional<uint64_t> offset = image_offset(in);
   mach_header_64 header{};

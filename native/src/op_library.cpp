@@ -9,6 +9,7 @@
 
 #include "tfjni/error.h"
 #include "tfjni/package_requirement.h"
+#include "tfjni/utf8_path.h"
 #include "tfjni/wire_format.h"
 #if defined(__APPLE__)
 #include "tfjni/macho_file.h"
@@ -81,13 +82,13 @@ std::string quoted(const std::string& path) { return "'" + path + "'"; }
 std::string checked_canonical_path(const std::string& path) {
   if (path.empty()) throw_invalid_argument("op library path is empty");
   std::error_code error;
-  fs::file_status status = fs::status(path, error);
+  fs::file_status status = fs::status(utf8_path(path), error);
   if (!fs::exists(status)) throw_error(TF_NOT_FOUND, "op library " + quoted(path) + " does not exist");
   if (fs::is_directory(status)) {
     throw_invalid_argument("op library " + quoted(path) +
                            " is a directory (to load every library in it, load the directory's libraries)");
   }
-  std::string canonical = fs::canonical(path, error).string();
+  std::string canonical = utf8_string(fs::canonical(utf8_path(path), error));
   if (error) throw_error(TF_NOT_FOUND, "op library " + quoted(path) + ": " + error.message());
   if (!binary::is_shared_object(canonical)) {
     throw_invalid_argument("op library " + quoted(path) + " is not a shared library (" + kNoSharedLibraryHeader + ")");
@@ -162,18 +163,18 @@ std::vector<OpLibrary> loaded_op_libraries() {
 std::vector<OpLibrary> load_op_libraries_of(const std::string& directory) {
   if (directory.empty()) throw_invalid_argument("op library directory path is empty");
   std::error_code error;
-  if (!fs::exists(directory, error)) {
+  if (!fs::exists(utf8_path(directory), error)) {
     throw_error(TF_NOT_FOUND, "op library directory " + quoted(directory) + " does not exist");
   }
-  if (!fs::is_directory(directory, error)) {
+  if (!fs::is_directory(utf8_path(directory), error)) {
     throw_invalid_argument(quoted(directory) + " is not a directory (load a single library by its path)");
   }
   std::vector<std::string> candidates;
-  fs::recursive_directory_iterator it(directory, fs::directory_options::follow_directory_symlink, error), end;
+  fs::recursive_directory_iterator it(utf8_path(directory), fs::directory_options::follow_directory_symlink, error), end;
   for (; !error && it != end; it.increment(error)) {
     const fs::path& file = it->path();
     if (file.extension() != ".so" || !it->is_regular_file(error)) continue;
-    std::string path = file.string();
+    std::string path = utf8_string(file);
     if (binary::is_shared_object(path) && !binary::defines_symbol_with_prefix(path, "PyInit_")) {
       candidates.push_back(path);
     }

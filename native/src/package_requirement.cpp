@@ -6,6 +6,8 @@
 #include <fstream>
 #include <vector>
 
+#include "tfjni/utf8_path.h"
+
 namespace tfjni {
 namespace fs = std::filesystem;
 namespace {
@@ -123,7 +125,7 @@ std::string specifiers_of(std::string_view requirement) {
 }
 
 bool names_package(const fs::path& dist_info, const std::string& package) {
-  std::string stem = dist_info.filename().string();
+  std::string stem = utf8_string(dist_info.filename());
   stem = stem.substr(0, stem.size() - std::string_view(".dist-info").size());
   std::string project = stem.substr(0, stem.find('-'));
   if (normalized_name(project) == normalized_name(package)) return true;
@@ -142,7 +144,7 @@ std::optional<fs::path> dist_info_of(const fs::path& library) {
     std::vector<fs::path> candidates;
     for (fs::directory_iterator it(site, error), end; !error && it != end; it.increment(error)) {
       const fs::path& entry = it->path();
-      if (entry.extension() == ".dist-info" && names_package(entry, package.filename().string())) {
+      if (entry.extension() == ".dist-info" && names_package(entry, utf8_string(package.filename()))) {
         candidates.push_back(entry);
       }
     }
@@ -168,7 +170,7 @@ bool version_satisfies(std::string_view version, std::string_view specifiers) {
 
 std::optional<PackageRequirement> tensorflow_requirement_of(const std::string& library,
                                                             std::string_view tensorflow_version) {
-  std::optional<fs::path> dist_info = dist_info_of(fs::path(library));
+  std::optional<fs::path> dist_info = dist_info_of(utf8_path(library));
   if (!dist_info) return std::nullopt;
   std::ifstream metadata(*dist_info / "METADATA");
   std::optional<PackageRequirement> found;
@@ -178,7 +180,7 @@ std::optional<PackageRequirement> tensorflow_requirement_of(const std::string& l
     if (!requirement) continue;
     bool satisfied = version_satisfies(tensorflow_version, specifiers_of(*requirement));
     if (!found || (satisfied && !found->satisfied)) {
-      std::string name = dist_info->filename().string();
+      std::string name = utf8_string(dist_info->filename());
       found = PackageRequirement{name.substr(0, name.size() - std::string_view(".dist-info").size()),
                                  *requirement, satisfied};
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "read_at.h"
+#include "tfjni/utf8_path.h"
 
 namespace tfjni::pe {
 namespace {
@@ -72,13 +73,13 @@ bool read_headers(std::ifstream& in, Headers& headers) {
 }  // namespace
 
 bool is_shared_object(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   Headers headers{};
   return in && read_headers(in, headers);
 }
 
 bool defines_symbol_with_prefix(const std::string& path, std::string_view prefix) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(utf8_path(path), std::ios::binary);
   Headers headers{};
   uint32_t export_rva = 0;
   if (!in || !read_headers(in, headers) ||

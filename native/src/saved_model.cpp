@@ -7,6 +7,7 @@
 
 #include "tfjni/error.h"
 #include "tfjni/python_ops.h"
+#include "tfjni/utf8_path.h"
 #include "tfjni/wire_format.h"
 
 namespace tfjni {
@@ -39,18 +40,18 @@ bool has_saver(std::string_view meta_graph_def) {
 // TensorFlow loads a model whose variables/ is missing with only a log line,
 // and every later use of a variable fails; refuse it at load instead.
 void check_variables_present(const std::string& export_dir, std::string_view meta_graph_def) {
-  std::filesystem::path index = std::filesystem::path(export_dir) / "variables" / "variables.index";
+  std::filesystem::path index = utf8_path(export_dir) / "variables" / "variables.index";
   std::error_code ec;
   if (has_saver(meta_graph_def) && !std::filesystem::is_regular_file(index, ec)) {
     throw_error(TF_NOT_FOUND, "SavedModel '" + export_dir +
-                                  "' has variables to restore but '" + index.string() +
+                                  "' has variables to restore but '" + utf8_string(index) +
                                   "' does not exist");
   }
 }
 
 // The whole of a file; NOT_FOUND if it cannot be opened, DATA_LOSS if it cannot be read.
 std::string read_file(const std::string& path, const std::string& what) {
-  std::ifstream file(path, std::ios::binary);
+  std::ifstream file(utf8_path(path), std::ios::binary);
   if (!file) throw_error(TF_NOT_FOUND, "cannot open " + what + " '" + path + "'");
   std::ostringstream bytes;
   bytes << file.rdbuf();
@@ -95,12 +96,12 @@ std::string braced(std::span<const std::string> tags) {
 // for those (with TensorFlow's message kept at its end); returns for anything else.
 void explain_load_failure(const std::string& export_dir, std::span<const std::string> tags,
                           const Error& tensorflow) {
-  std::filesystem::path pb = std::filesystem::path(export_dir) / "saved_model.pb";
+  std::filesystem::path pb = utf8_path(export_dir) / "saved_model.pb";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(pb, ec)) return;  // missing, or saved_model.pbtxt
   std::string content;
   try {
-    content = read_file(pb.string(), "SavedModel file");
+    content = read_file(utf8_string(pb), "SavedModel file");
   } catch (const Error&) {
     return;  // unreadable: TensorFlow's error stands
   }
@@ -109,12 +110,12 @@ void explain_load_failure(const std::string& export_dir, std::span<const std::st
   try {
     sets = tag_sets(content);
   } catch (const Error& malformed) {
-    throw_error(TF_DATA_LOSS, "'" + pb.string() + "' (" + std::to_string(content.size()) +
+    throw_error(TF_DATA_LOSS, "'" + utf8_string(pb) + "' (" + std::to_string(content.size()) +
                                   " bytes) is damaged, cut short or not a SavedModel: " +
                                   malformed.what() + theirs);
   }
   if (sets.empty()) {
-    throw_error(TF_DATA_LOSS, "'" + pb.string() + "' (" + std::to_string(content.size()) +
+    throw_error(TF_DATA_LOSS, "'" + utf8_string(pb) + "' (" + std::to_string(content.size()) +
                                   " bytes) holds no MetaGraphDef: it is empty or not a SavedModel" +
                                   theirs);
   }
@@ -157,11 +158,11 @@ std::unique_ptr<SavedModel> SavedModel::load(const std::string& export_dir,
                                              const SessionConfig& config) {
   if (tags.empty()) throw_invalid_argument("at least one tag is needed to load a SavedModel");
   std::error_code ec;
-  if (std::filesystem::is_regular_file(export_dir, ec)) {
+  if (std::filesystem::is_regular_file(utf8_path(export_dir), ec)) {
     throw_invalid_argument("SavedModel path '" + export_dir +
                            "' is a file, not a directory: give the directory that holds "
                            "saved_model.pb and variables/ ('" +
-                           std::filesystem::path(export_dir).parent_path().string() + "')");
+                           utf8_string(utf8_path(export_dir).parent_path()) + "')");
   }
   std::vector<const char*> tag_ptrs;
   for (const std::string& tag : tags) tag_ptrs.push_back(tag.c_str());
@@ -217,7 +218,7 @@ std::unique_ptr<GraphModel> GraphModel::from_bytes(std::string_view graph_def,
 
 std::unique_ptr<GraphModel> GraphModel::load(const std::string& path, const SessionConfig& config) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
+  if (!std::filesystem::is_regular_file(utf8_path(path), ec)) {
     throw_error(TF_NOT_FOUND, "GraphDef file '" + path + "' does not exist or is not a file");
   }
   return from_bytes(read_file(path, "GraphDef file"), config);

@@ -4,6 +4,8 @@
 #include <windows.h>
 
 #include <filesystem>
+
+#include "tfjni/utf8_path.h"
 #else
 #include <dlfcn.h>
 #endif
@@ -30,7 +32,7 @@ std::string last_error_text() {
 void* open(const std::string& path, std::string& error) {
   // The path is UTF-8; Windows takes UTF-16. The library's own folder is searched for its
   // dependencies, as the dynamic linkers of the other platforms search its RPATH.
-  std::wstring wide = std::filesystem::path(std::u8string(path.begin(), path.end())).wstring();
+  std::wstring wide = utf8_path(path).wstring();
   HMODULE library = LoadLibraryExW(wide.c_str(), nullptr,
                                    LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
   if (library == nullptr) error = last_error_text();
@@ -60,8 +62,7 @@ std::string file_of(const void* address) {
     }
     name.resize(name.size() * 2);  // truncated: try a larger buffer
   }
-  auto utf8 = std::filesystem::path(name).u8string();
-  return std::string(utf8.begin(), utf8.end());
+  return utf8_string(std::filesystem::path(name));
 }
 #else
 void* open(const std::string& path, std::string& error) {

@@ -7,6 +7,7 @@
 #include "tfjni/error.h"
 #include "tfjni/tensor_proto.h"
 #include "tfjni/tfrecord.h"
+#include "tfjni/utf8_path.h"
 #include "tfjni/wire_format.h"
 
 namespace tfjni {
@@ -142,14 +143,14 @@ std::vector<WarmupRequest> read_warmup_requests(const std::filesystem::path& fil
                                                 const WarmupLimits& limits) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(file, error)) {
-    throw_error(TF_NOT_FOUND, "warm-up file " + file.string() + " does not exist");
+    throw_error(TF_NOT_FOUND, "warm-up file " + utf8_string(file) + " does not exist");
   }
   std::string bytes(static_cast<size_t>(std::filesystem::file_size(file, error)), '\0');
   std::ifstream in(file, std::ios::binary);
   if (error || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
-    throw_error(TF_DATA_LOSS, "could not read the warm-up file " + file.string());
+    throw_error(TF_DATA_LOSS, "could not read the warm-up file " + utf8_string(file));
   }
-  return with_context(file.string(), [&] { return parse_warmup_requests(bytes, limits); });
+  return with_context(utf8_string(file), [&] { return parse_warmup_requests(bytes, limits); });
 }
 
 }  // namespace tfjni

@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "test_data.h"
+#include "tfjni/runner.h"
+#include "tfjni/utf8_path.h"
 #include "tfjni/wire_format.h"
 
 namespace tfjni::test {
@@ -195,6 +197,44 @@ TEST_F(SavedModelTest, MissingVariablesDirectoryIsRejectedAtLoad) {
   ASSERT_FALSE(fs::exists(copy / "variables"));
   EXPECT_TRUE(throws_error([&] { SavedModel::load(copy.string(), kServe); }, TF_NOT_FOUND,
                            {"variables.index", "does not exist"}));
+}
+
+// Paths reach the core as UTF-8 (from Java's strings) and TensorFlow reads them as UTF-8 on every
+// platform; on Windows a narrow std::filesystem::path or file stream would read them in the ANSI
+// code page instead. A directory named with characters outside that code page, some outside
+// Unicode's basic plane (four UTF-8 bytes, two UTF-16 units), must load, restore its variables
+// and run, and the core's own file checks must find and name its files.
+TEST_F(SavedModelTest, PathsAreUtf8OutsideTheBasicPlaneToo) {
+  TempDir dir;
+  const fs::path parent = dir.path() / utf8_path("模型 ü \xF0\x9F\x98\x80 \xF0\x9D\x84\x9E");
+  fs::create_directories(parent);
+  const std::string copy = utf8_string(copy_model("half_plus_two", parent));
+  auto model = SavedModel::load(copy, kServe);
+  // y = 0.5 x + 2 with a and b restored from variables/: a model whose variables TensorFlow did
+  // not find would fail here.
+  auto runner = Runner::for_signature(*model, "serving_default", std::vector<std::string>{"x"}, {});
+  const float x[] = {1.0f, 2.0f, 5.0f};
+  Tensor input = Tensor::copy_of(TF_FLOAT, std::vector<int64_t>{3, 1}, x, sizeof(x));
+  const Tensor* feeds[] = {&input};
+  std::vector<Tensor> y = runner->run(feeds);
+  ASSERT_EQ(y.size(), 1u);
+  const auto* values = static_cast<const float*>(y[0].data());
+  EXPECT_EQ(std::vector<float>(values, values + 3), (std::vector<float>{2.5f, 3.0f, 4.5f}));
+
+  const std::string pb = utf8_string(utf8_path(copy) / "saved_model.pb");
+  write_file(utf8_path(pb), "");
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(copy, kServe); }, TF_DATA_LOSS,
+                           {pb + "' (0 bytes) holds no MetaGraphDef"}));
+  const std::string counter = utf8_string(copy_model("counter", parent, "variables"));
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(counter, kServe); }, TF_NOT_FOUND,
+                           {utf8_string(utf8_path(counter) / "variables" / "variables.index") +
+                            "' does not exist"}));
+  const std::string missing = utf8_string(parent / utf8_path("missing \xF0\x9F\x98\x80"));
+  EXPECT_TRUE(throws_error([&] { SavedModel::load(missing, kServe); }, TF_NOT_FOUND, {missing}));
+
+  const fs::path frozen = parent / utf8_path("frozen \xF0\x9F\x98\x80.pb");
+  fs::copy_file(model_path("frozen"), frozen);
+  EXPECT_NE(GraphModel::load(utf8_string(frozen))->session(), nullptr);
 }
 
 TEST_F(SavedModelTest, TheInitOpIsNotASignature) {

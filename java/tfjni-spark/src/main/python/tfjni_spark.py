@@ -14,12 +14,18 @@ It is saved and loaded as Spark ML stages are, alone (``transformer.write().save
 ``SavedModelTransformer.load(path)``) or in a pipeline (``PipelineModel.load(path)``), and what
 either language saved loads in the other. Import this module before loading a pipeline that holds
 the transformer: PySpark finds a stage's Python class by its Java class name.
+
+The same class works over Spark Connect (a session from ``SparkSession.builder.remote(url)``):
+PySpark then sends the Java class's name and the params set to the server, which builds, runs,
+saves and loads the Java transformer there. The server needs the jars on its class path
+(``--jars`` or ``spark.jars`` when it starts); the client needs only this file and PySpark's
+Connect client (``pyspark[connect]``).
 """
 import sys
 
 from pyspark import keyword_only
 from pyspark.ml.param import Param, Params, TypeConverters
-from pyspark.ml.util import JavaMLReadable, JavaMLReader, JavaMLWritable
+from pyspark.ml.util import JavaMLReadable, JavaMLWritable
 from pyspark.ml.wrapper import JavaTransformer
 
 _JAVA_CLASS = "io.tfjni.spark.SavedModelTransformer"
@@ -29,16 +35,13 @@ def _param(name, doc, converter):
     return Param(Params._dummy(), name, doc, typeConverter=converter)
 
 
-class _Reader(JavaMLReader):
-    """PySpark's reader of Java stages, pointed at the Java class (it guesses from the module)."""
-
-    @classmethod
-    def _java_loader_class(cls, clazz):
-        return _JAVA_CLASS
-
-
 class SavedModelTransformer(JavaTransformer, JavaMLReadable, JavaMLWritable):
     """Runs a TensorFlow SavedModel's signature over a DataFrame, one model per executor JVM."""
+
+    # PySpark's readers, classic and Connect, name the Java class of a stage to load by the Python
+    # class's module and name, and find the Python class of a loaded stage by its Java class's
+    # name: so the class poses as living in the Java class's package (registered below).
+    __module__ = _JAVA_CLASS.rsplit(".", 1)[0]
 
     modelPath = _param("modelPath", "the SavedModel directory, SparkFiles name or zip",
                        TypeConverters.toString)
@@ -51,6 +54,8 @@ class SavedModelTransformer(JavaTransformer, JavaMLReadable, JavaMLWritable):
     batchSize = _param("batchSize", "rows per model call", TypeConverters.toInt)
     intraOpThreads = _param("intraOpThreads", "threads one op may use", TypeConverters.toInt)
     interOpThreads = _param("interOpThreads", "threads running ops at once", TypeConverters.toInt)
+    preferLiteRt = _param("preferLiteRt", "threads of each converted LiteRT model (0: none)",
+                          TypeConverters.toInt)
     handleInvalid = _param("handleInvalid", "error, skip or keep", TypeConverters.toString)
     stringsAsBinary = _param("stringsAsBinary", "string outputs as binary",
                              TypeConverters.toBoolean)
@@ -58,18 +63,13 @@ class SavedModelTransformer(JavaTransformer, JavaMLReadable, JavaMLWritable):
     @keyword_only
     def __init__(self, *, modelPath=None, tags=None, signatureKey=None, inputCols=None,
                  inputKeys=None, outputKeys=None, outputCols=None, batchSize=None,
-                 intraOpThreads=None, interOpThreads=None, handleInvalid=None,
-                 stringsAsBinary=None):
+                 intraOpThreads=None, interOpThreads=None, preferLiteRt=None,
+                 handleInvalid=None, stringsAsBinary=None):
         super().__init__()
         self._java_obj = self._new_java_obj(_JAVA_CLASS, self.uid)
         self._set(**self._input_kwargs)
 
-    @classmethod
-    def read(cls):
-        """A reader of transformers saved from Python, Java or Scala."""
-        return _Reader(cls)
 
-
-# PySpark loads a saved stage into the Python class named like its Java class (a pipeline's stages,
-# JavaParams._from_java): under that name, this module is where it finds it.
-sys.modules[_JAVA_CLASS.rsplit(".", 1)[0]] = sys.modules[__name__]
+# Where PySpark looks for the Python class of the Java class's name (the pipelines' stages in
+# JavaParams._from_java, a stage loaded over Connect): this module, under the Java package's name.
+sys.modules[SavedModelTransformer.__module__] = sys.modules[__name__]

@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.internal.NativeResource;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -8,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * it. Closing the model rejects new runs, waits for runs in flight, closes its predictors, then
  * frees the model.
  */
+// Its base lives in io.tfjni.internal, which is not exported: users see its public methods only.
+@SuppressWarnings("exports")
 abstract class Model extends NativeResource {
   private final Set<Predictor> predictors = ConcurrentHashMap.newKeySet();
 
@@ -30,7 +33,7 @@ abstract class Model extends NativeResource {
   }
 
   @Override
-  final void free(long handle) {
+  protected final void free(long handle) {
     for (Predictor predictor : predictors) {
       predictor.close();
     }

@@ -30,8 +30,11 @@ public final class ModelCache {
    * @param tags the MetaGraphDef's tags
    * @param intraOpThreads the intra-op count, under {@link ThreadPools}' rule
    * @param interOpThreads the inter-op count, under {@link ThreadPools}' rule
+   * @param liteRtThreads {@link SessionOptions#preferLiteRt(int)}'s threads: 0 for TensorFlow
+   *     only
    */
-  public record Key(Path path, List<String> tags, int intraOpThreads, int interOpThreads) {
+  public record Key(Path path, List<String> tags, int intraOpThreads, int interOpThreads,
+      int liteRtThreads) {
     /**
      * Keeps a copy of {@code tags}.
      *
@@ -39,10 +42,23 @@ public final class ModelCache {
      * @param tags the MetaGraphDef's tags
      * @param intraOpThreads the intra-op count
      * @param interOpThreads the inter-op count
+     * @param liteRtThreads the LiteRT thread count, 0 for none
      */
     public Key {
       Objects.requireNonNull(path, "path");
       tags = List.copyOf(tags);
+    }
+
+    /**
+     * A key of a model run by TensorFlow only.
+     *
+     * @param path the SavedModel's directory
+     * @param tags the MetaGraphDef's tags
+     * @param intraOpThreads the intra-op count
+     * @param interOpThreads the inter-op count
+     */
+    public Key(Path path, List<String> tags, int intraOpThreads, int interOpThreads) {
+      this(path, tags, intraOpThreads, interOpThreads, 0);
     }
   }
 
@@ -112,6 +128,7 @@ public final class ModelCache {
         SessionOptions options = SessionOptions.defaults();
         ThreadPools.intraOpThreads(options, key.intraOpThreads());
         ThreadPools.interOpThreads(options, key.interOpThreads());
+        options.preferLiteRt(key.liteRtThreads());
         entry = new Entry(SavedModel.load(key.path(), options, key.tags().toArray(new String[0])));
         entries.put(key, entry);
         startClosingThreads();

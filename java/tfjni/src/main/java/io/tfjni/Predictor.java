@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.internal.NativeResource;
 import io.tfjni.internal.SpecDecoder;
 import java.util.List;
 import java.util.Objects;
@@ -22,6 +23,8 @@ import java.util.Objects;
  * RunResult (a LiteRT model's runs take turns). Closing it (or its model) rejects new runs and
  * waits for runs in flight.
  */
+// Its base lives in io.tfjni.internal, which is not exported: users see its public methods only.
+@SuppressWarnings("exports")
 public final class Predictor extends NativeResource {
   private final Model model;
   private final List<TensorSpec> inputs;
@@ -46,34 +49,34 @@ public final class Predictor extends NativeResource {
 
   static Predictor forSignature(SavedModel model, String signatureKey, List<String> inputKeys,
       List<String> outputKeys) {
-    long m = model.acquire();
+    long m = NativeResource.acquire(model);
     try {
       long handle = nativeForSignature(m, signatureKey, inputKeys.toArray(new String[0]),
           outputKeys.toArray(new String[0]));
       return model.register(create(model, handle));
     } finally {
-      model.release();
+      NativeResource.release(model);
     }
   }
 
   static Predictor forTensors(GraphModel model, List<String> inputNames,
       List<String> outputNames) {
-    long m = model.acquire();
+    long m = NativeResource.acquire(model);
     try {
       long handle = nativeForTensors(m, inputNames.toArray(new String[0]),
           outputNames.toArray(new String[0]));
       return model.register(create(model, handle));
     } finally {
-      model.release();
+      NativeResource.release(model);
     }
   }
 
   static Predictor forLiteRt(LiteRtModel model, String signatureKey) {
-    long m = model.acquire();
+    long m = NativeResource.acquire(model);
     try {
       return model.register(create(model, LiteRtModel.nativePredictor(m, signatureKey)));
     } finally {
-      model.release();
+      NativeResource.release(model);
     }
   }
 
@@ -106,7 +109,7 @@ public final class Predictor extends NativeResource {
   public Predictor withOptions(RunOptions options) {
     Objects.requireNonNull(options, "options");
     encode(options);  // refuse bad options before making anything
-    model.acquire();
+    NativeResource.acquire(model);
     try {
       long self = acquire();
       try {
@@ -116,7 +119,7 @@ public final class Predictor extends NativeResource {
         release();
       }
     } finally {
-      model.release();
+      NativeResource.release(model);
     }
   }
 
@@ -294,7 +297,7 @@ public final class Predictor extends NativeResource {
                 + "' is an output of the RunResult this run refills; copy it or run into"
                 + " another RunResult");
           }
-          handles[acquired] = input.acquire();
+          handles[acquired] = NativeResource.acquire(input);
         }
         into.detachOutputs();
         try {
@@ -314,7 +317,7 @@ public final class Predictor extends NativeResource {
         }
       } finally {
         for (int i = 0; i < acquired; i++) {
-          inputTensors[i].release();
+          NativeResource.release(inputTensors[i]);
         }
       }
     } finally {
@@ -324,7 +327,7 @@ public final class Predictor extends NativeResource {
   }
 
   @Override
-  void free(long handle) {
+  protected void free(long handle) {
     model.unregister(this);
     nativeDelete(handle);
   }

@@ -124,7 +124,7 @@ public final class RunResult implements AutoCloseable {
   void detachOutputs() {
     filled = false;
     for (int i = 0; i < outputs.length; i++) {
-      handles[firstOutput + i] = outputs[i].closeAndTake();
+      handles[firstOutput + i] = outputs[i].takeHandle();
     }
   }
 

@@ -4,9 +4,12 @@ import io.tfjni.internal.NativeLibrary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A TensorFlow SavedModel loaded into a session. Variables are restored and init ops (lookup
@@ -169,6 +172,61 @@ public final class SavedModel extends SessionModel {
   public List<Integer> liteRtBatchSizes(String signatureKey) {
     signature(signatureKey);
     return liteRt.batchSizes(signatureKey);
+  }
+
+  /**
+   * LiteRT predictors to run beside a predictor of {@link #predictor(String, List, List)}: one per
+   * batch size at which {@link #predictor(String, int)} runs the signature with LiteRT, if
+   * {@code inputKeys} and {@code outputKeys} are the signature's every input and output in key
+   * order (what a LiteRT predictor feeds and fetches; an empty {@code outputKeys} is every
+   * output), so that each takes and gives what that predictor does at its size. For any other
+   * keys, or without {@link SessionOptions#preferLiteRt(int)}, none. Each predictor made is
+   * logged as {@link #predictor(String, int)} logs it.
+   *
+   * @param signatureKey the signature's key
+   * @param inputKeys the inputs the TensorFlow predictor feeds, in order
+   * @param outputKeys the outputs it fetches, in order; empty for all
+   * @return the predictors by batch size, ascending; owned by this model (closed with it)
+   * @throws IllegalArgumentException if the signature does not exist
+   * @throws IllegalStateException if the model is closed
+   */
+  public Map<Integer, Predictor> liteRtPredictors(String signatureKey, List<String> inputKeys,
+      List<String> outputKeys) {
+    Map<Integer, Predictor> predictors = new TreeMap<>();
+    if (liteRtRunsBeside(signature(signatureKey), inputKeys, outputKeys)) {
+      for (int size : liteRtBatchSizes(signatureKey)) {
+        predictors.put(size, predictor(signatureKey, size));
+      }
+    }
+    return Collections.unmodifiableMap(predictors);
+  }
+
+  /**
+   * The LiteRT predictor of one batch size to run beside a predictor of these keys, under the
+   * rule of {@link #liteRtPredictors}.
+   *
+   * @param signatureKey the signature's key
+   * @param inputKeys the inputs the TensorFlow predictor feeds, in order
+   * @param outputKeys the outputs it fetches, in order; empty for all
+   * @param batchSize the batch size
+   * @return the predictor, owned by this model (closed with it); empty if there is none
+   * @throws IllegalArgumentException if the signature does not exist
+   * @throws IllegalStateException if the model is closed
+   */
+  public Optional<Predictor> liteRtPredictor(String signatureKey, List<String> inputKeys,
+      List<String> outputKeys, int batchSize) {
+    if (!liteRtRunsBeside(signature(signatureKey), inputKeys, outputKeys)
+        || !liteRtBatchSizes(signatureKey).contains(batchSize)) {
+      return Optional.empty();
+    }
+    return Optional.of(predictor(signatureKey, batchSize));
+  }
+
+  /** Whether a predictor of these keys feeds and fetches what a LiteRT predictor does. */
+  private static boolean liteRtRunsBeside(Signature signature, List<String> inputKeys,
+      List<String> outputKeys) {
+    return inputKeys.equals(signature.inputKeys())
+        && (outputKeys.isEmpty() || outputKeys.equals(signature.outputKeys()));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.eager.EagerContext;
 import io.tfjni.internal.NativeLibrary;
 import java.lang.annotation.Native;
 import java.util.ArrayList;

@@ -1,6 +1,9 @@
 package io.tfjni;
 
+import io.tfjni.internal.CoreAccess;
 import io.tfjni.internal.NativeLibrary;
+import io.tfjni.internal.NativeResource;
+import io.tfjni.internal.PackedStrings;
 import java.lang.reflect.Array;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -23,7 +26,13 @@ import java.util.Objects;
  * tensor waits for that use to end. A {@link #buffer()} view must not be used after close.
  * Tensors returned by a run are read-only: they may share memory with the model.
  */
+// Its base lives in io.tfjni.internal, which is not exported: users see its public methods only.
+@SuppressWarnings("exports")
 public final class Tensor extends NativeResource {
+  static {
+    CoreAccess.install(new CoreBridge());  // for tfjni's packages outside io.tfjni
+  }
+
   /** TensorFlow's alignment for tensor memory; wrapped buffers must meet it to avoid a copy. */
   public static final int ALIGNMENT = 64;
 
@@ -39,6 +48,11 @@ public final class Tensor extends NativeResource {
   /** Whether the caller may write this tensor's memory (it made it; not a run's output). */
   boolean isWritable() {
     return writable;
+  }
+
+  /** Closes this holder and hands its native tensor to the caller (a result reusing it). */
+  long takeHandle() {
+    return closeAndTake();
   }
 
   /** Takes ownership of a native tensor made elsewhere in tfjni (e.g. an eager result). */
@@ -594,7 +608,7 @@ public final class Tensor extends NativeResource {
   }
 
   @Override
-  void free(long handle) {
+  protected void free(long handle) {
     nativeDelete(handle);
   }
 

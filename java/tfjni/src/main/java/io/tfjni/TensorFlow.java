@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.internal.LeakTracer;
 import io.tfjni.internal.NativeLibrary;
 import java.io.PrintStream;
 import java.nio.file.Path;

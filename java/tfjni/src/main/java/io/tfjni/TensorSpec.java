@@ -1,15 +1,22 @@
 package io.tfjni;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
  * What a signature input or output (or a graph tensor) looks like: its key, the graph tensor
  * behind it, its data type and shape (-1 for an unknown dimension, null for an unknown rank).
+ * Serializable, as a value that plans sent to a cluster's workers hold.
  */
-public final class TensorSpec {
+public final class TensorSpec implements Serializable {
+  private static final long serialVersionUID = 1;
+  /** The signature's key, or the graph tensor's name. */
   private final String key;
+  /** The graph tensor, {@code "op:index"}; empty for a non-dense tensor. */
   private final String tensorName;
+  /** The data type. */
   private final DataType dataType;
+  /** The shape: null for an unknown rank, -1 for an unknown dimension. */
   private final long[] shape;
 
   /**

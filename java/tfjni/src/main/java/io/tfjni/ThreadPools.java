@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.eager.EagerContext;
 import java.util.Objects;
 
 /**

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tfjni.batching.BatchListener;
+import io.tfjni.batching.BatchingPredictor;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
+import io.tfjni.eager.OpBuilder;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.ThreadProbe.Observed;
+import io.tfjni.eager.EagerContext;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;

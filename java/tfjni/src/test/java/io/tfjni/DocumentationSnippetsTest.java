@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import io.tfjni.eager.EagerContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ class DocumentationSnippetsTest {
       "tfjni-spark", "tfjni-flink", "tfjni-micrometer");
 
   /** What a block may use without declaring it: the imports, then the values by name. */
-  static final List<String> IMPORTS = List.of("io.tfjni.*", "io.tfjni.serving.*",
+  static final List<String> IMPORTS = List.of("io.tfjni.*", "io.tfjni.batching.*", "io.tfjni.eager.*", "io.tfjni.serving.*",
       "java.nio.file.*", "java.util.*", "java.util.concurrent.*");
 
   @TempDir

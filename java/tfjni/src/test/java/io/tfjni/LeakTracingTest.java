@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
+import io.tfjni.internal.LeakTracer;
+import io.tfjni.internal.NativeResource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -161,8 +165,8 @@ class LeakTracingTest {
   /** Makes a tensor, keeps only its handle, and lets the Java object become unreachable. */
   private static long leakATensor() {
     Tensor tensor = Tensor.of(new float[] {7}, 1);
-    long handle = tensor.acquire();
-    tensor.release();
+    long handle = NativeResource.acquire(tensor);
+    NativeResource.release(tensor);
     return handle;
   }
 

@@ -77,8 +77,9 @@ class LibraryJarIT {
     try (JarFile jar = jar(); InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
       ModuleDescriptor module = ModuleDescriptor.read(in);
       assertEquals("io.tfjni", module.name());
-      assertEquals(Set.of("io.tfjni", "io.tfjni.serving"), module.exports().stream()
-          .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
+      assertEquals(Set.of("io.tfjni", "io.tfjni.batching", "io.tfjni.eager", "io.tfjni.serving"),
+          module.exports().stream().map(ModuleDescriptor.Exports::source)
+              .collect(Collectors.toSet()));
       // jdk.jfr: the serving events (io.tfjni.serving.ServingEvents), in every standard JDK.
       assertEquals(Set.of("java.base", "jdk.jfr"), module.requires().stream()
           .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()),

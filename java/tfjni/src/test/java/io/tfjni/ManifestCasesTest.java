@@ -364,6 +364,7 @@ class ManifestCasesTest {
     JsonNode all = TestModels.manifest().path("signatures");
     List<String> models = TestModels.fieldNames(all);
     assertFalse(models.isEmpty(), "the manifest lists no signatures");
+    models.removeIf(TestModels::isLeftOut);
     return models.stream().map(m -> dynamicTest(m, () -> TestModels.assertNoLeak(m, () -> {
       try (SavedModel model = SavedModel.load(TestModels.modelPath(m))) {
         checkSignatures(m, all.path(m), model);

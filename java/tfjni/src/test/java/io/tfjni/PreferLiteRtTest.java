@@ -149,6 +149,43 @@ class PreferLiteRtTest {
     }
   }
 
+  /**
+   * liteRtPredictors (liteRtPredictor, for one size): one LiteRT predictor per converted size,
+   * only for a predictor that feeds every input and fetches every output in key order (what a
+   * LiteRT predictor does).
+   */
+  @Test
+  void liteRtPredictorsBesideAPredictorInKeyOrderOnly() {
+    try (SavedModel saved = SavedModel.load(model("half_plus_two"), PREFER,
+        SavedModel.DEFAULT_TAG)) {
+      Signature plusOffset = saved.signature("plus_offset");
+      assertEquals(List.of("offset", "x"), plusOffset.inputKeys());
+      java.util.Map<Integer, Predictor> inKeyOrder = saved.liteRtPredictors("plus_offset",
+          plusOffset.inputKeys(), List.of());
+      assertEquals(Set.of(3), inKeyOrder.keySet());
+      assertTrue(isStatic(inKeyOrder.get(3)));
+      assertEquals(inKeyOrder.keySet(), saved.liteRtPredictors("plus_offset",
+          plusOffset.inputKeys(), plusOffset.outputKeys()).keySet());
+      assertEquals(java.util.Map.of(), saved.liteRtPredictors("plus_offset",
+          List.of("x", "offset"), List.of()));
+      assertEquals(java.util.Map.of(), saved.liteRtPredictors("regress_x_to_y",
+          saved.signature("regress_x_to_y").inputKeys(), List.of()));
+      assertThrows(IllegalArgumentException.class,
+          () -> saved.liteRtPredictors("nope", List.of(), List.of()));
+      // One size: the same rule.
+      assertTrue(isStatic(saved.liteRtPredictor("plus_offset", plusOffset.inputKeys(),
+          List.of(), 3).orElseThrow()));
+      assertTrue(saved.liteRtPredictor("plus_offset", plusOffset.inputKeys(), List.of(), 2)
+          .isEmpty());
+      assertTrue(saved.liteRtPredictor("plus_offset", List.of("x", "offset"), List.of(), 3)
+          .isEmpty());
+    }
+    try (SavedModel saved = SavedModel.load(model("digits"))) {
+      assertEquals(java.util.Map.of(), saved.liteRtPredictors("serving_default",
+          List.of("images"), List.of()));
+    }
+  }
+
   @Test
   void withoutThePreferenceEverySizeRunsOnTensorFlow() {
     try (SavedModel saved = SavedModel.load(model("half_plus_two"))) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tfjni.eager.EagerContext;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tfjni.eager.EagerContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -53,6 +54,14 @@ public final class TestModels {
       Map.entry("bool", DataType.BOOL), Map.entry("complex64", DataType.COMPLEX64),
       Map.entry("complex128", DataType.COMPLEX128), Map.entry("string", DataType.STRING),
       Map.entry("invalid", DataType.INVALID));
+
+  /**
+   * System property naming test models whose cases and signatures the suites that go through
+   * every model leave out: entries "model=reason" separated by ";". The Maven build sets none;
+   * scripts/test-windows.sh leaves out text_ops (its op libraries are Linux builds) and slow_loop
+   * (slow by design), and {@link ConsoleTests} prints each entry with its reason.
+   */
+  public static final String LEFT_OUT_MODELS_PROPERTY = "tfjni.test.left_out_models";
 
   private static Path dir;
   private static JsonNode manifest;
@@ -177,19 +186,52 @@ public final class TestModels {
     return manifest().path("models").path(model).path("kind").asText();
   }
 
-  /** Every case of the manifest, in order. */
+  /** Every case of the manifest, in order, but those of {@link #leftOutModels()}. */
   public static List<JsonNode> cases() {
     List<JsonNode> cases = new ArrayList<>();
-    manifest().path("cases").forEach(cases::add);
+    manifest().path("cases").forEach(c -> {
+      if (!isLeftOut(c.path("model").asText())) {
+        cases.add(c);
+      }
+    });
     if (cases.isEmpty()) {
       fail("the manifest has no cases");
     }
     return cases;
   }
 
-  /** The case with this name. */
+  /**
+   * The models {@link #LEFT_OUT_MODELS_PROPERTY} names, each with its reason, in its order. Fails
+   * on an entry without a reason or naming no model of the manifest.
+   */
+  public static Map<String, String> leftOutModels() {
+    Map<String, String> models = new LinkedHashMap<>();
+    for (String entry : System.getProperty(LEFT_OUT_MODELS_PROPERTY, "").split(";")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int equals = entry.indexOf('=');
+      String model = equals < 0 ? entry.strip() : entry.substring(0, equals).strip();
+      String reason = equals < 0 ? "" : entry.substring(equals + 1).strip();
+      if (reason.isEmpty()) {
+        fail(LEFT_OUT_MODELS_PROPERTY + ": '" + entry + "' gives no reason (model=reason)");
+      }
+      if (manifest().path("models").path(model).isMissingNode()) {
+        fail(LEFT_OUT_MODELS_PROPERTY + ": no model '" + model + "' in the manifest");
+      }
+      models.put(model, reason);
+    }
+    return models;
+  }
+
+  /** Whether {@link #LEFT_OUT_MODELS_PROPERTY} names this model. */
+  public static boolean isLeftOut(String model) {
+    return leftOutModels().containsKey(model);
+  }
+
+  /** The case with this name, whether or not its model is left out of {@link #cases()}. */
   public static JsonNode testCase(String name) {
-    for (JsonNode c : cases()) {
+    for (JsonNode c : manifest().path("cases")) {
       if (c.path("name").asText().equals(name)) {
         return c;
       }

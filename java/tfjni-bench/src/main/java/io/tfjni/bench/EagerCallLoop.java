@@ -1,9 +1,9 @@
 package io.tfjni.bench;
 
-import io.tfjni.EagerContext;
-import io.tfjni.NDArray;
-import io.tfjni.NDManager;
 import io.tfjni.SessionOptions;
+import io.tfjni.eager.EagerContext;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 import java.util.Locale;
 
 /**

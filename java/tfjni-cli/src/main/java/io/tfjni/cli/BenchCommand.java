@@ -1,6 +1,5 @@
 package io.tfjni.cli;
 
-import io.tfjni.BatchingPredictor;
 import io.tfjni.DataType;
 import io.tfjni.OpLibrary;
 import io.tfjni.Predictor;
@@ -10,6 +9,7 @@ import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
+import io.tfjni.batching.BatchingPredictor;
 import io.tfjni.numpy.Dtypes;
 import io.tfjni.numpy.Half;
 import java.io.IOException;

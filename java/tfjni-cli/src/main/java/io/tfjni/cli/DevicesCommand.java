@@ -1,8 +1,8 @@
 package io.tfjni.cli;
 
 import io.tfjni.Device;
-import io.tfjni.EagerContext;
 import io.tfjni.SavedModel;
+import io.tfjni.eager.EagerContext;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

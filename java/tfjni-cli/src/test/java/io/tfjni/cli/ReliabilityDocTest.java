@@ -32,7 +32,8 @@ class ReliabilityDocTest {
   }
 
   private static Class<?> testClass(String simpleName) {
-    for (String pkg : List.of("io.tfjni.", "io.tfjni.numpy.", "io.tfjni.cli.")) {
+    for (String pkg : List.of("io.tfjni.", "io.tfjni.eager.", "io.tfjni.batching.",
+        "io.tfjni.numpy.", "io.tfjni.cli.")) {
       try {
         return Class.forName(pkg + simpleName);
       } catch (ClassNotFoundException e) {

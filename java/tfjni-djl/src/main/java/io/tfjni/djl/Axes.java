@@ -35,7 +35,7 @@ final class Axes {
   }
 
   /** {@code x} with {@code axis} swapped to the end; {@code x} itself if it is there. */
-  static io.tfjni.NDArray toEnd(io.tfjni.NDArray x, int axis) {
+  static io.tfjni.eager.NDArray toEnd(io.tfjni.eager.NDArray x, int axis) {
     int r = x.shape().length;
     if (axis == r - 1) {
       return x;
@@ -47,7 +47,7 @@ final class Axes {
    * {@code done}'s last axis swapped back to {@code axis} (undoing {@link #toEnd}); when that
    * moves it, {@code done} is registered with {@code t} to be freed.
    */
-  static io.tfjni.NDArray backFromEnd(Temporaries t, io.tfjni.NDArray done, int axis) {
+  static io.tfjni.eager.NDArray backFromEnd(Temporaries t, io.tfjni.eager.NDArray done, int axis) {
     int r = done.shape().length;
     if (axis == r - 1) {
       return done;

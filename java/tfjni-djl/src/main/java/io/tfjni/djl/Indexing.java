@@ -1,8 +1,8 @@
 package io.tfjni.djl;
 
 import io.tfjni.DataType;
-import io.tfjni.NDArray;
-import io.tfjni.NDManager;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.tfjni.djl;
 
 import ai.djl.ndarray.types.Shape;
 import io.tfjni.DataType;
-import io.tfjni.NDArray;
-import io.tfjni.NDManager;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 import java.util.Arrays;
 import java.util.function.BinaryOperator;
 

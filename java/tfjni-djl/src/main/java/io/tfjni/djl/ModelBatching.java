@@ -1,8 +1,11 @@
 package io.tfjni.djl;
 
 import ai.djl.MalformedModelException;
-import io.tfjni.BatchingPredictor;
 import io.tfjni.Predictor;
+import io.tfjni.Signature;
+import io.tfjni.batching.BatchingPredictor;
+import io.tfjni.serving.ServingBatchingPredictor;
+import io.tfjni.serving.VersionedModel;
 import java.time.Duration;
 import java.util.Map;
 
@@ -47,18 +50,43 @@ final class ModelBatching {
   }
 
   /**
-   * A batching predictor over {@code predictor}.
+   * A batching predictor over {@code predictor}, running the batch sizes of {@code bySize}
+   * through their own predictors (LiteRT's).
    *
    * @throws MalformedModelException if its signature cannot be batched (which input or output)
    */
-  BatchingPredictor over(Predictor predictor) throws MalformedModelException {
+  BatchingPredictor over(Predictor predictor, Map<Integer, Predictor> bySize)
+      throws MalformedModelException {
     try {
-      return BatchingPredictor.builder(predictor).maxBatchSize(maxSize).maxDelay(maxDelay)
-          .queueCapacity(Math.max(1024, maxSize)).build();
+      return configure(BatchingPredictor.builder(predictor)).predictorsBySize(bySize).build();
     } catch (IllegalArgumentException e) {
-      throw new MalformedModelException(MAX_SIZE + " is set, but this model cannot be batched: "
-          + e.getMessage(), e);
+      throw cannotBatch(e);
     }
+  }
+
+  /**
+   * A batching predictor over a versioned model's signature, following its swaps.
+   *
+   * @throws MalformedModelException if the signature cannot be batched (which input or output)
+   */
+  ServingBatchingPredictor over(VersionedModel model, Signature signature)
+      throws MalformedModelException {
+    try {
+      return model.batchingPredictor(signature.key(), signature.inputKeys(),
+          signature.outputKeys(), this::configure);
+    } catch (IllegalArgumentException e) {
+      throw cannotBatch(e);
+    }
+  }
+
+  /** The options' settings on a batching predictor's builder. */
+  private BatchingPredictor.Builder configure(BatchingPredictor.Builder builder) {
+    return builder.maxBatchSize(maxSize).maxDelay(maxDelay).queueCapacity(Math.max(1024, maxSize));
+  }
+
+  private static MalformedModelException cannotBatch(IllegalArgumentException e) {
+    return new MalformedModelException(MAX_SIZE + " is set, but this model cannot be batched: "
+        + e.getMessage(), e);
   }
 
   private static long integer(String option, Object value) throws MalformedModelException {

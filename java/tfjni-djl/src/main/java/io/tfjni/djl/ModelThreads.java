@@ -6,8 +6,8 @@ import io.tfjni.ThreadPools;
 import java.util.Map;
 
 /**
- * The {@code Criteria} / {@code Model.load} thread options of a model's session, each an Integer
- * or its text, under TensorFlow's rule as {@link ThreadPools} keeps it:
+ * The {@code Criteria} / {@code Model.load} thread options of a model, each an Integer or its
+ * text. Those of its TensorFlow session, under TensorFlow's rule as {@link ThreadPools} keeps it:
  * <ul>
  *   <li>{@code InterOpThreads} -1: no inter-op pool, every op of a predict on the thread that
  *       called it (fastest for small models, and each caller thread runs its own predict); 0:
@@ -16,10 +16,14 @@ import java.util.Map;
  *       (by the system property {@code ai.djl.tensorflow.num_intraop_threads}), so a count is
  *       accepted only if it is that pool's, and refused otherwise.
  * </ul>
+ * And {@code PreferLiteRt}: N &gt; 0 loads the LiteRT models {@code tfjni convert} wrote beside
+ * a SavedModel, each running on N CPU threads, and a predict whose batch size was converted runs
+ * on LiteRT ({@link SessionOptions#preferLiteRt(int)}); 0, the default, runs TensorFlow only.
  */
 final class ModelThreads {
   static final String INTER_OP = "InterOpThreads";
   static final String INTRA_OP = "IntraOpThreads";
+  static final String PREFER_LITERT = "PreferLiteRt";
 
   private ModelThreads() {}
 
@@ -41,6 +45,14 @@ final class ModelThreads {
         ThreadPools.interOpThreads(session, integer(INTER_OP, inter));
       } catch (IllegalArgumentException e) {
         throw new MalformedModelException(INTER_OP + ": " + e.getMessage(), e);
+      }
+    }
+    Object liteRt = options.get(PREFER_LITERT);
+    if (liteRt != null) {
+      try {
+        session.preferLiteRt(integer(PREFER_LITERT, liteRt));
+      } catch (IllegalArgumentException e) {
+        throw new MalformedModelException(PREFER_LITERT + ": " + e.getMessage(), e);
       }
     }
   }

@@ -6,9 +6,9 @@ import ai.djl.engine.Engine;
 import ai.djl.engine.StandardCapabilities;
 import ai.djl.ndarray.NDManager;
 import ai.djl.nn.SymbolBlock;
-import io.tfjni.EagerContext;
 import io.tfjni.SessionOptions;
 import io.tfjni.TensorFlow;
+import io.tfjni.eager.EagerContext;
 
 /**
  * tfjni as DJL's "TensorFlow" engine. One instance per process, with one eager context whose
@@ -44,7 +44,7 @@ public final class TfjniEngine extends Engine {
   private static TfjniEngine constructing;
 
   private final EagerContext context;
-  private final io.tfjni.NDManager arrays;
+  private final io.tfjni.eager.NDManager arrays;
   /** Guards the seed and {@link #randomDraws}. */
   private final Object randomLock = new Object();
   /** Random ops drawn since the seed was set: with the seed, the seed of a stateless random op. */
@@ -55,7 +55,7 @@ public final class TfjniEngine extends Engine {
     TensorFlow.load();
     this.context = EagerContext.create(threadOptions(SessionOptions.defaults()), false,
         EagerContext.DevicePlacement.SILENT);
-    this.arrays = io.tfjni.NDManager.newBaseManager(context);
+    this.arrays = io.tfjni.eager.NDManager.newBaseManager(context);
   }
 
   /**
@@ -175,7 +175,7 @@ public final class TfjniEngine extends Engine {
   }
 
   /** The tfjni manager owning every native array of this engine. */
-  io.tfjni.NDManager arrays() {
+  io.tfjni.eager.NDManager arrays() {
     return arrays;
   }
 

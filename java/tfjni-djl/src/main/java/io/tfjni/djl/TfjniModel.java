@@ -11,6 +11,7 @@ import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Signature;
 import io.tfjni.TensorFlowException;
+import io.tfjni.serving.VersionedModel;
 import java.io.FileNotFoundException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -30,16 +31,25 @@ import java.util.stream.Collectors;
  * lists the model's keys) and {@code ConfigProto} (serialized bytes, their Base64 text, or any
  * object with a {@code toByteArray()} method such as a protobuf ConfigProto) and
  * {@code InterOpThreads} and {@code IntraOpThreads} (see {@link ModelThreads}). tfjni's own:
+ * {@code PreferLiteRt} runs the batch sizes converted to LiteRT on LiteRT (see {@link
+ * ModelThreads});
  * {@code BatchMaxSize} and {@code BatchMaxDelayMicros} batch concurrent predicts (see {@link
  * ModelBatching}). The init ops run once, at load. Without a ConfigProto the session's thread
  * counts come from the system properties {@code ai.djl.tensorflow.num_interop_threads} /
  * {@code num_intraop_threads}.
+ *
+ * <p>A model path in TensorFlow Serving's layout, a base directory of numbered version
+ * directories ({@code base/1}, {@code base/2}, ...), is served through a {@link VersionedModel}:
+ * the newest version serves, new versions are polled for and swapped in while the model serves,
+ * and its predictors follow the swaps (see {@link VersionedBasePath}; option {@code
+ * VersionPollInterval}).
  */
 public class TfjniModel extends BaseModel {
   private static final String DEFAULT_SIGNATURE = "serving_default";
 
   private SavedModel savedModel;
   private GraphModel graphModel;
+  private VersionedModel versionedModel;
 
   TfjniModel(String name, Device device, TfjniEngine engine) {
     super(name);
@@ -59,6 +69,8 @@ public class TfjniModel extends BaseModel {
       name = modelPath.getFileName().toString();
       modelPath = modelPath.toAbsolutePath().getParent();
     }
+    // DJL's model directory steps into a lone subdirectory (base/1 of a base path of one version).
+    Path asGiven = modelPath.toAbsolutePath();
     setModelDir(modelPath);
     wasLoaded = true;
     String[] tags = {SavedModel.DEFAULT_TAG};
@@ -99,6 +111,17 @@ public class TfjniModel extends BaseModel {
     if (tags.length == 0) {
       throw new MalformedModelException("tfjni loads a SavedModel's meta graph by its tags;"
           + " the option Tags is empty");
+    }
+    if (VersionedBasePath.isBasePath(asGiven, exportDir, given)) {
+      versionedModel = VersionedBasePath.open(asGiven, sessionOptions, tags, given);
+      try {
+        block = new VersionedSymbolBlock(versionedModel, signatureKey, batching);
+      } catch (RuntimeException | MalformedModelException e) {
+        versionedModel.close();
+        versionedModel = null;
+        throw e;
+      }
+      return;
     }
     SavedModel loaded;
     try {
@@ -173,7 +196,7 @@ public class TfjniModel extends BaseModel {
     return null;
   }
 
-  private static Signature findSignature(SavedModel model, String key)
+  static Signature findSignature(SavedModel model, String key)
       throws MalformedModelException {
     for (Signature s : model.signatures()) {
       if (s.key().equals(key)) {
@@ -206,8 +229,11 @@ public class TfjniModel extends BaseModel {
     }
   }
 
-  /** The SavedModel directory: modelDir/prefix if it holds saved_model.pb, else modelDir. */
-  private Path findExportDir(String prefix) throws FileNotFoundException {
+  /**
+   * The SavedModel directory: modelDir/prefix if it holds saved_model.pb, else modelDir if it
+   * does, else null.
+   */
+  private Path findExportDir(String prefix) {
     Path candidate = modelDir.resolve(prefix);
     if (Files.isRegularFile(candidate.resolve("saved_model.pb"))) {
       return candidate;
@@ -215,8 +241,7 @@ public class TfjniModel extends BaseModel {
     if (Files.isRegularFile(modelDir.resolve("saved_model.pb"))) {
       return modelDir;
     }
-    throw new FileNotFoundException("no TensorFlow SavedModel (saved_model.pb) or frozen"
-        + " GraphDef (NAME.pb) in " + modelDir);
+    return null;
   }
 
   /**
@@ -237,6 +262,19 @@ public class TfjniModel extends BaseModel {
    */
   public GraphModel getGraphModel() {
     return graphModel;
+  }
+
+  /**
+   * The versioned model behind this model, when its path is a base directory of numbered
+   * versions.
+   *
+   * @return the model, owned by this model (closed by {@code close()}): {@link
+   *     VersionedModel#refresh()} polls for new versions now, {@link VersionedModel#status()}
+   *     and {@link VersionedModel#metrics()} tell what it serves; null before load or for a
+   *     single SavedModel or frozen graph
+   */
+  public VersionedModel getVersionedModel() {
+    return versionedModel;
   }
 
   /** A predictor that keeps one translator context instead of making one per call. */
@@ -263,6 +301,10 @@ public class TfjniModel extends BaseModel {
     if (graphModel != null) {
       graphModel.close();
       graphModel = null;
+    }
+    if (versionedModel != null) {
+      versionedModel.close();
+      versionedModel = null;
     }
     super.close();
   }

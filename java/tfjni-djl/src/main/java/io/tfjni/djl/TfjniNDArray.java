@@ -9,23 +9,25 @@ import ai.djl.ndarray.internal.NDArrayEx;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
-import io.tfjni.OpBuilder;
 import io.tfjni.Tensor;
+import io.tfjni.eager.OpBuilder;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.Charset;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BinaryOperator;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
- * DJL's NDArray over tfjni. Every operation is one TensorFlow op run through tfjni's
- * {@link OpBuilder} (one JNI crossing), plus the few constants it needs (axes, scalars), which are
- * freed before the method returns. In-place methods ({@code addi}, {@code set}, ...) replace the
- * native value this object holds.
+ * DJL's NDArray over tfjni: an adapter. Each operation converts DJL's arguments and calls tfjni's
+ * core {@link io.tfjni.eager.NDArray}, where an operation's meaning is decided and tested; what stays
+ * here is what DJL's contract adds (INT64 sums and indices, the types comparisons and logic
+ * convert to, DJL's scalar and empty cases), each in one place. Temporaries are freed before the
+ * method returns. In-place methods ({@code addi}, {@code set}, ...) replace the native value this
+ * object holds.
  *
  * <p>The value is held as a plain {@link Tensor}, an eager array, or both sharing one buffer. An
  * array made from Java data, or output by a model, starts as a tensor only: reading it and feeding
@@ -40,7 +42,7 @@ public class TfjniNDArray implements NDArray {
 
   private TfjniNDManager manager;
   /** The eager array, or null until an op needs it. Set under this object's lock. */
-  private volatile io.tfjni.NDArray eager;
+  private volatile io.tfjni.eager.NDArray eager;
   /** The value as a tensor, or null until read or fed. Set under this object's lock. */
   private volatile Tensor tensor;
   private final String uid;
@@ -50,7 +52,7 @@ public class TfjniNDArray implements NDArray {
   private volatile boolean closed;
   private TfjniNDArrayEx ex;
 
-  TfjniNDArray(TfjniNDManager manager, io.tfjni.NDArray value) {
+  TfjniNDArray(TfjniNDManager manager, io.tfjni.eager.NDArray value) {
     this.eager = value;
     this.manager = manager;
     this.uid = nextUid();
@@ -80,17 +82,18 @@ public class TfjniNDArray implements NDArray {
    *
    * @return the array, owned by this DJL array (closed with it; do not close it)
    */
-  public io.tfjni.NDArray tfArray() {
-    io.tfjni.NDArray value = eager;
+  public io.tfjni.eager.NDArray tfArray() {
+    io.tfjni.eager.NDArray value = eager;
     if (value == null || closed) {
       value = makeEager();
     }
     return value;
   }
 
-  private synchronized io.tfjni.NDArray makeEager() {
+  private synchronized io.tfjni.eager.NDArray makeEager() {
     checkOpen();
     if (eager == null) {
+      tfType();  // refuses a type DJL has no counterpart for: no DJL operation takes one
       // Shared, not copied: the tensor is this array's own and never written.
       eager = manager.tf().share(tensor);
     }
@@ -125,7 +128,7 @@ public class TfjniNDArray implements NDArray {
 
   // ---- helpers ------------------------------------------------------------------------------
 
-  io.tfjni.NDManager tf() {
+  io.tfjni.eager.NDManager tf() {
     return manager.tf();
   }
 
@@ -134,17 +137,17 @@ public class TfjniNDArray implements NDArray {
     return tf().opBuilder(opName);
   }
 
-  TfjniNDArray wrap(io.tfjni.NDArray result) {
+  TfjniNDArray wrap(io.tfjni.eager.NDArray result) {
     return manager.wrap(result);
   }
 
   /** {@code result} wrapped, or a copy of this array if it is this array's own value. */
-  private NDArray wrapOrCopy(io.tfjni.NDArray result) {
+  private NDArray wrapOrCopy(io.tfjni.eager.NDArray result) {
     return result == tfArray() ? duplicate() : wrap(result);
   }
 
   /** A native result as an array of another manager (e.g. get(manager, index)). */
-  static TfjniNDArray wrapIn(NDManager target, io.tfjni.NDArray result) {
+  static TfjniNDArray wrapIn(NDManager target, io.tfjni.eager.NDArray result) {
     return ((TfjniNDManager) target).wrap(result);
   }
 
@@ -160,51 +163,40 @@ public class TfjniNDArray implements NDArray {
   }
 
   /** The tfjni array of another DJL array (copied into this engine if it is another's). */
-  io.tfjni.NDArray tfOf(NDArray other) {
+  io.tfjni.eager.NDArray tfOf(NDArray other) {
     return manager.from(other).tfArray();
   }
 
   /** A scalar of this array's type (the caller closes it). */
-  io.tfjni.NDArray scalar(Number n) {
+  io.tfjni.eager.NDArray scalar(Number n) {
     return tf().scalar(tfType(), n);
   }
 
-  io.tfjni.NDArray intVector(int... values) {
-    return tf().create(values.clone(), values.length);
+  /** {@code op} of this array's value and {@code other}'s, as given. */
+  private NDArray binary(NDArray other, BinaryOperator<io.tfjni.eager.NDArray> op) {
+    return wrap(op.apply(tfArray(), tfOf(other)));
   }
 
-  private NDArray unary(String opName) {
-    return wrap(op(opName).addInput(tfArray()).build());
-  }
-
-  private NDArray binary(String opName, NDArray other) {
-    return wrap(op(opName).addInput(tfArray()).addInput(tfOf(other)).build());
-  }
-
-  private NDArray binary(String opName, Number n) {
-    try (io.tfjni.NDArray s = scalar(n)) {
-      return wrap(op(opName).addInput(tfArray()).addInput(s).build());
+  /**
+   * DJL's comparisons and logic: {@code op} of this array's value and {@code other}'s, both
+   * converted to {@code type} (this array's type for comparisons, BOOL for logic).
+   */
+  private NDArray converted(NDArray other, io.tfjni.DataType type,
+      BinaryOperator<io.tfjni.eager.NDArray> op) {
+    try (Temporaries t = new Temporaries()) {
+      return wrap(op.apply(Indexing.castTo(t, tfArray(), type),
+          Indexing.castTo(t, tfOf(other), type)));
     }
   }
 
-  private NDArray compare(String opName, NDArray other) {
-    io.tfjni.NDArray b = tfOf(other);
-    if (b.dataType() != tfArray().dataType()) {
-      try (io.tfjni.NDArray cast = b.cast(tfArray().dataType())) {
-        return wrap(op(opName).addInput(tfArray()).addInput(cast).build());
-      }
-    }
-    return wrap(op(opName).addInput(tfArray()).addInput(b).build());
+  private NDArray compare(NDArray other, BinaryOperator<io.tfjni.eager.NDArray> op) {
+    return converted(other, tfType(), op);
   }
 
   /** Replaces this array's value with {@code result}'s and returns this. */
   private NDArray inPlace(NDArray result) {
     intern(result);
     return this;
-  }
-
-  private String divOp() {
-    return getDataType().isFloating() ? "RealDiv" : "TruncateDiv";
   }
 
   private int rank() {
@@ -219,28 +211,22 @@ public class TfjniNDArray implements NDArray {
     return Axes.normalize(axis, rank());
   }
 
-  private NDArray reduce(String opName, int[] axes, boolean keepDims) {
-    return wrap(reduce(opName, tfArray(), axes, keepDims));
-  }
-
-  /** {@code opName} (Sum, Max, ...) of {@code x} over {@code axes}; the caller closes it. */
-  private io.tfjni.NDArray reduce(String opName, io.tfjni.NDArray x, int[] axes,
-      boolean keepDims) {
-    try (io.tfjni.NDArray ax = intVector(axes)) {
-      return op(opName).addInput(x).addInput(ax).setAttr("keep_dims", keepDims).build();
+  /** The sum of {@code x} over {@code axes}, integers and booleans in INT64; the caller closes it. */
+  private static io.tfjni.eager.NDArray sumOf(io.tfjni.eager.NDArray x, int[] axes, boolean keepDims) {
+    try (Temporaries t = new Temporaries()) {
+      return widened(t, x).sum(axes, keepDims);
     }
   }
 
-  /** Sum or Prod of {@code x}, integers and booleans in INT64; the caller closes it. */
-  private io.tfjni.NDArray reduceWidened(String opName, io.tfjni.NDArray x, int[] axes,
-      boolean keepDims) {
+  /** The product, as {@link #sumOf}. */
+  private static io.tfjni.eager.NDArray prodOf(io.tfjni.eager.NDArray x, int[] axes, boolean keepDims) {
     try (Temporaries t = new Temporaries()) {
-      return reduce(opName, widened(t, x), axes, keepDims);
+      return widened(t, x).prod(axes, keepDims);
     }
   }
 
   /** {@code x}, or for integers and booleans {@code x} in INT64 (a cast {@code t} frees). */
-  private static io.tfjni.NDArray widened(Temporaries t, io.tfjni.NDArray x) {
+  private static io.tfjni.eager.NDArray widened(Temporaries t, io.tfjni.eager.NDArray x) {
     return widensToInt64(x.dataType()) ? t.add(x.cast(io.tfjni.DataType.INT64)) : x;
   }
 
@@ -351,7 +337,7 @@ public class TfjniNDArray implements NDArray {
    * This array's value in {@code type} by {@link #toType}'s rules, for a composite operation:
    * the value itself, or a cast registered with {@code t}.
    */
-  io.tfjni.NDArray tfArray(Temporaries t, DataType type) {
+  io.tfjni.eager.NDArray tfArray(Temporaries t, DataType type) {
     if (type == getDataType()) {
       return tfArray();
     }
@@ -368,7 +354,7 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray duplicate() {
     // Arrays are never written in place (set() replaces the value), so sharing is a copy.
-    TfjniNDArray copy = wrap(op("Identity").addInput(tfArray()).build());
+    TfjniNDArray copy = wrap(tfArray().copy());
     copy.setName(name);
     return copy;
   }
@@ -392,7 +378,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray stopGradient() {
-    return unary("StopGradient");
+    return duplicate();
   }
 
   @Override
@@ -492,7 +478,7 @@ public class TfjniNDArray implements NDArray {
       return;
     }
     // The other object gives up its value without freeing it.
-    io.tfjni.NDArray newEager;
+    io.tfjni.eager.NDArray newEager;
     Tensor newTensor;
     synchronized (other) {
       other.checkOpen();
@@ -503,7 +489,7 @@ public class TfjniNDArray implements NDArray {
       other.closed = true;
     }
     other.manager.detachInternal(other.uid);
-    io.tfjni.NDArray oldEager;
+    io.tfjni.eager.NDArray oldEager;
     Tensor oldTensor;
     synchronized (this) {
       if (closed) {
@@ -527,7 +513,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public void close() {
-    io.tfjni.NDArray oldEager;
+    io.tfjni.eager.NDArray oldEager;
     Tensor oldTensor;
     synchronized (this) {
       if (closed) {
@@ -543,7 +529,7 @@ public class TfjniNDArray implements NDArray {
     closeValue(oldEager, oldTensor);
   }
 
-  private static void closeValue(io.tfjni.NDArray eagerValue, Tensor tensorValue) {
+  private static void closeValue(io.tfjni.eager.NDArray eagerValue, Tensor tensorValue) {
     try {
       if (eagerValue != null) {
         eagerValue.close();
@@ -569,9 +555,7 @@ public class TfjniNDArray implements NDArray {
         || getDataType() == DataType.STRING) {
       return false;
     }
-    try (io.tfjni.NDArray n = scalar(number);
-        NDArray eq = wrap(op("Equal").addInput(tfArray()).addInput(n).build());
-        NDArray all = eq.all()) {
+    try (NDArray eq = eq(number); NDArray all = eq.all()) {
       return all.getBoolean();
     }
   }
@@ -610,87 +594,87 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray add(Number n) {
-    return binary("AddV2", n);
+    return wrap(tfArray().add(n));
   }
 
   @Override
   public NDArray add(NDArray other) {
-    return binary("AddV2", other);
+    return binary(other, io.tfjni.eager.NDArray::add);
   }
 
   @Override
   public NDArray sub(Number n) {
-    return binary("Sub", n);
+    return wrap(tfArray().sub(n));
   }
 
   @Override
   public NDArray sub(NDArray other) {
-    return binary("Sub", other);
+    return binary(other, io.tfjni.eager.NDArray::sub);
   }
 
   @Override
   public NDArray mul(Number n) {
-    return binary("Mul", n);
+    return wrap(tfArray().mul(n));
   }
 
   @Override
   public NDArray mul(NDArray other) {
-    return binary("Mul", other);
+    return binary(other, io.tfjni.eager.NDArray::mul);
   }
 
   @Override
   public NDArray div(Number n) {
-    return binary(divOp(), n);
+    return wrap(tfArray().div(n));
   }
 
   @Override
   public NDArray div(NDArray other) {
-    return binary(divOp(), other);
+    return binary(other, io.tfjni.eager.NDArray::div);
   }
 
   @Override
   public NDArray mod(Number n) {
-    return binary("FloorMod", n);
+    return wrap(tfArray().mod(n));
   }
 
   @Override
   public NDArray mod(NDArray other) {
-    return binary("FloorMod", other);
+    return binary(other, io.tfjni.eager.NDArray::mod);
   }
 
   @Override
   public NDArray pow(Number n) {
-    return binary("Pow", n);
+    return wrap(tfArray().pow(n));
   }
 
   @Override
   public NDArray pow(NDArray other) {
-    return binary("Pow", other);
+    return binary(other, io.tfjni.eager.NDArray::pow);
   }
 
   @Override
   public NDArray xlogy(NDArray other) {
-    return binary("Xlogy", other);
+    return binary(other, io.tfjni.eager.NDArray::xlogy);
   }
 
   @Override
   public NDArray maximum(Number n) {
-    return binary("Maximum", n);
+    return wrap(tfArray().maximum(n));
   }
 
   @Override
   public NDArray maximum(NDArray other) {
-    return binary("Maximum", other);
+    return binary(other, io.tfjni.eager.NDArray::maximum);
   }
 
   @Override
   public NDArray minimum(Number n) {
-    return binary("Minimum", n);
+    return wrap(tfArray().minimum(n));
   }
 
   @Override
   public NDArray minimum(NDArray other) {
-    return binary("Minimum", other);
+    return binary(other, io.tfjni.eager.NDArray::minimum);
   }
 
   @Override
@@ -755,7 +739,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray neg() {
-    return unary("Neg");
+    return wrap(tfArray().neg());
   }
 
   @Override
@@ -765,7 +749,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray sign() {
-    return unary("Sign");
+    return wrap(tfArray().sign());
   }
 
   @Override
@@ -777,146 +761,134 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray eq(Number n) {
-    return binary("Equal", n);
+    return wrap(tfArray().eq(n));
   }
 
   @Override
   public NDArray eq(NDArray other) {
-    return compare("Equal", other);
+    return compare(other, io.tfjni.eager.NDArray::eq);
   }
 
   @Override
   public NDArray neq(Number n) {
-    return binary("NotEqual", n);
+    return wrap(tfArray().neq(n));
   }
 
   @Override
   public NDArray neq(NDArray other) {
-    return compare("NotEqual", other);
+    return compare(other, io.tfjni.eager.NDArray::neq);
   }
 
   @Override
   public NDArray gt(Number n) {
-    return binary("Greater", n);
+    return wrap(tfArray().gt(n));
   }
 
   @Override
   public NDArray gt(NDArray other) {
-    return compare("Greater", other);
+    return compare(other, io.tfjni.eager.NDArray::gt);
   }
 
   @Override
   public NDArray gte(Number n) {
-    return binary("GreaterEqual", n);
+    return wrap(tfArray().gte(n));
   }
 
   @Override
   public NDArray gte(NDArray other) {
-    return compare("GreaterEqual", other);
+    return compare(other, io.tfjni.eager.NDArray::gte);
   }
 
   @Override
   public NDArray lt(Number n) {
-    return binary("Less", n);
+    return wrap(tfArray().lt(n));
   }
 
   @Override
   public NDArray lt(NDArray other) {
-    return compare("Less", other);
+    return compare(other, io.tfjni.eager.NDArray::lt);
   }
 
   @Override
   public NDArray lte(Number n) {
-    return binary("LessEqual", n);
+    return wrap(tfArray().lte(n));
   }
 
   @Override
   public NDArray lte(NDArray other) {
-    return compare("LessEqual", other);
-  }
-
-  private io.tfjni.NDArray asBool(io.tfjni.NDArray a) {
-    return a.dataType() == io.tfjni.DataType.BOOL ? null : a.cast(io.tfjni.DataType.BOOL);
-  }
-
-  private NDArray logical(String opName, NDArray other) {
-    io.tfjni.NDArray b = tfOf(other);
-    try (io.tfjni.NDArray ac = asBool(tfArray()); io.tfjni.NDArray bc = asBool(b)) {
-      return wrap(op(opName).addInput(ac == null ? tfArray() : ac).addInput(bc == null ? b : bc)
-          .build());
-    }
+    return compare(other, io.tfjni.eager.NDArray::lte);
   }
 
   @Override
   public NDArray logicalAnd(NDArray other) {
-    return logical("LogicalAnd", other);
+    return converted(other, io.tfjni.DataType.BOOL, io.tfjni.eager.NDArray::logicalAnd);
   }
 
   @Override
   public NDArray logicalOr(NDArray other) {
-    return logical("LogicalOr", other);
+    return converted(other, io.tfjni.DataType.BOOL, io.tfjni.eager.NDArray::logicalOr);
   }
 
   @Override
   public NDArray logicalXor(NDArray other) {
-    return logical("NotEqual", other);
+    return converted(other, io.tfjni.DataType.BOOL, io.tfjni.eager.NDArray::logicalXor);
   }
 
   @Override
   public NDArray logicalNot() {
-    try (io.tfjni.NDArray ac = asBool(tfArray())) {
-      return wrap(op("LogicalNot").addInput(ac == null ? tfArray() : ac).build());
+    try (Temporaries t = new Temporaries()) {
+      return wrap(Indexing.castTo(t, tfArray(), io.tfjni.DataType.BOOL).logicalNot());
     }
   }
 
   @Override
   public NDArray isInfinite() {
-    return unary("IsInf");
+    return wrap(tfArray().isInf());
   }
 
   @Override
   public NDArray isNaN() {
-    return unary("IsNan");
+    return wrap(tfArray().isNaN());
   }
 
   // ---- element-wise math ---------------------------------------------------------------------
 
   @Override
   public NDArray abs() {
-    return unary("Abs");
+    return wrap(tfArray().abs());
   }
 
   @Override
   public NDArray square() {
-    return unary("Square");
+    return wrap(tfArray().square());
   }
 
   @Override
   public NDArray sqrt() {
-    return unary("Sqrt");
+    return wrap(tfArray().sqrt());
   }
 
   @Override
   public NDArray cbrt() {
-    try (io.tfjni.NDArray s = tfArray().sign(); io.tfjni.NDArray a = tfArray().abs();
-        io.tfjni.NDArray third = scalar(1.0 / 3); io.tfjni.NDArray p = a.pow(third)) {
+    try (io.tfjni.eager.NDArray s = tfArray().sign(); io.tfjni.eager.NDArray a = tfArray().abs();
+        io.tfjni.eager.NDArray p = a.pow(1.0 / 3)) {
       return wrap(s.mul(p));
     }
   }
 
   @Override
   public NDArray floor() {
-    return getDataType().isFloating() ? unary("Floor") : duplicate();
+    return getDataType().isFloating() ? wrap(tfArray().floor()) : duplicate();
   }
 
   @Override
   public NDArray ceil() {
-    return getDataType().isFloating() ? unary("Ceil") : duplicate();
+    return getDataType().isFloating() ? wrap(tfArray().ceil()) : duplicate();
   }
 
   @Override
   public NDArray round() {
-    return unary("Round");
+    return wrap(tfArray().round());
   }
 
   @Override
@@ -924,30 +896,30 @@ public class TfjniNDArray implements NDArray {
     if (!getDataType().isFloating()) {
       return duplicate();
     }
-    try (io.tfjni.NDArray s = tfArray().sign(); io.tfjni.NDArray a = tfArray().abs();
-        io.tfjni.NDArray f = a.floor()) {
+    try (io.tfjni.eager.NDArray s = tfArray().sign(); io.tfjni.eager.NDArray a = tfArray().abs();
+        io.tfjni.eager.NDArray f = a.floor()) {
       return wrap(s.mul(f));
     }
   }
 
   @Override
   public NDArray exp() {
-    return unary("Exp");
+    return wrap(tfArray().exp());
   }
 
   @Override
   public NDArray gammaln() {
-    return unary("Lgamma");
+    return wrap(tfArray().lgamma());
   }
 
   @Override
   public NDArray log() {
-    return unary("Log");
+    return wrap(tfArray().log());
   }
 
   private NDArray logBase(double base) {
-    try (io.tfjni.NDArray ln = tfArray().log(); io.tfjni.NDArray d = scalar(Math.log(base))) {
-      return wrap(op("RealDiv").addInput(ln).addInput(d).build());
+    try (io.tfjni.eager.NDArray ln = tfArray().log()) {
+      return wrap(ln.div(Math.log(base)));
     }
   }
 
@@ -963,67 +935,67 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray sin() {
-    return unary("Sin");
+    return wrap(tfArray().sin());
   }
 
   @Override
   public NDArray cos() {
-    return unary("Cos");
+    return wrap(tfArray().cos());
   }
 
   @Override
   public NDArray tan() {
-    return unary("Tan");
+    return wrap(tfArray().tan());
   }
 
   @Override
   public NDArray asin() {
-    return unary("Asin");
+    return wrap(tfArray().asin());
   }
 
   @Override
   public NDArray acos() {
-    return unary("Acos");
+    return wrap(tfArray().acos());
   }
 
   @Override
   public NDArray atan() {
-    return unary("Atan");
+    return wrap(tfArray().atan());
   }
 
   @Override
   public NDArray atan2(NDArray other) {
-    return binary("Atan2", other);
+    return binary(other, io.tfjni.eager.NDArray::atan2);
   }
 
   @Override
   public NDArray sinh() {
-    return unary("Sinh");
+    return wrap(tfArray().sinh());
   }
 
   @Override
   public NDArray cosh() {
-    return unary("Cosh");
+    return wrap(tfArray().cosh());
   }
 
   @Override
   public NDArray tanh() {
-    return unary("Tanh");
+    return wrap(tfArray().tanh());
   }
 
   @Override
   public NDArray asinh() {
-    return unary("Asinh");
+    return wrap(tfArray().asinh());
   }
 
   @Override
   public NDArray acosh() {
-    return unary("Acosh");
+    return wrap(tfArray().acosh());
   }
 
   @Override
   public NDArray atanh() {
-    return unary("Atanh");
+    return wrap(tfArray().atanh());
   }
 
   @Override
@@ -1038,175 +1010,133 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray erf() {
-    return unary("Erf");
+    return wrap(tfArray().erf());
   }
 
   @Override
   public NDArray erfinv() {
-    return unary("Erfinv");
+    return wrap(tfArray().erfinv());
   }
 
   @Override
   public NDArray clip(Number min, Number max) {
-    try (io.tfjni.NDArray lo = scalar(min); io.tfjni.NDArray hi = scalar(max)) {
-      return wrap(op("ClipByValue").addInput(tfArray()).addInput(lo).addInput(hi).build());
-    }
+    return wrap(tfArray().clip(min, max));
   }
 
   // ---- reductions ----------------------------------------------------------------------------
 
   @Override
   public NDArray max() {
-    return reduce("Max", allAxes(), false);
+    return wrap(tfArray().max(allAxes(), false));
   }
 
   @Override
   public NDArray max(int[] axes, boolean keepDims) {
-    return reduce("Max", axes, keepDims);
+    return wrap(tfArray().max(axes, keepDims));
   }
 
   @Override
   public NDArray min() {
-    return reduce("Min", allAxes(), false);
+    return wrap(tfArray().min(allAxes(), false));
   }
 
   @Override
   public NDArray min(int[] axes, boolean keepDims) {
-    return reduce("Min", axes, keepDims);
+    return wrap(tfArray().min(axes, keepDims));
   }
 
   @Override
   public NDArray sum() {
-    return wrap(reduceWidened("Sum", tfArray(), allAxes(), false));
+    return wrap(sumOf(tfArray(), allAxes(), false));
   }
 
   @Override
   public NDArray sum(int[] axes, boolean keepDims) {
-    return wrap(reduceWidened("Sum", tfArray(), axes, keepDims));
+    return wrap(sumOf(tfArray(), axes, keepDims));
   }
 
   @Override
   public NDArray prod() {
-    return wrap(reduceWidened("Prod", tfArray(), allAxes(), false));
+    return wrap(prodOf(tfArray(), allAxes(), false));
   }
 
   @Override
   public NDArray prod(int[] axes, boolean keepDims) {
-    return wrap(reduceWidened("Prod", tfArray(), axes, keepDims));
+    return wrap(prodOf(tfArray(), axes, keepDims));
   }
 
   @Override
   public NDArray mean() {
-    return reduce("Mean", allAxes(), false);
+    return wrap(tfArray().mean(allAxes(), false));
   }
 
   @Override
   public NDArray mean(int[] axes, boolean keepDims) {
-    return reduce("Mean", axes, keepDims);
+    return wrap(tfArray().mean(axes, keepDims));
   }
 
   @Override
   public NDArray cumSum() {
     try (Temporaries t = new Temporaries()) {
-      return wrap(cumulative("Cumsum", widened(t, t.add(tfArray().reshape(-1))), 0));
+      return wrap(widened(t, t.add(tfArray().reshape(-1))).cumSum(0));
     }
   }
 
   @Override
   public NDArray cumSum(int axis) {
     try (Temporaries t = new Temporaries()) {
-      return wrap(cumulative("Cumsum", widened(t, tfArray()), axis));
+      return wrap(widened(t, tfArray()).cumSum(axis));
     }
   }
 
   @Override
   public NDArray cumProd(int axis) {
     try (Temporaries t = new Temporaries()) {
-      return wrap(cumulative("Cumprod", widened(t, tfArray()), axis));
+      return wrap(widened(t, tfArray()).cumProd(axis));
     }
   }
 
   @Override
   public NDArray cumProd(int axis, DataType type) {
     try (Temporaries t = new Temporaries()) {
-      return wrap(cumulative("Cumprod", tfArray(t, type), axis));
-    }
-  }
-
-  /** Cumsum or Cumprod of {@code x} along {@code axis}; the caller closes it. */
-  private io.tfjni.NDArray cumulative(String opName, io.tfjni.NDArray x, int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return op(opName).addInput(x).addInput(ax).build();
+      return wrap(tfArray(t, type).cumProd(axis));
     }
   }
 
   @Override
   public NDArray argMax() {
-    return argOfFlat("ArgMax");
+    return argIndex("argMax", () -> tfArray().argMax());
   }
 
   @Override
   public NDArray argMax(int axis) {
-    return arg("ArgMax", axis);
+    return argIndex("argMax", () -> isScalar() ? tf().scalar(0L) : tfArray().argMax(axis));
   }
 
   @Override
   public NDArray argMin() {
-    return argOfFlat("ArgMin");
+    return argIndex("argMin", () -> tfArray().argMin());
   }
 
   @Override
   public NDArray argMin(int axis) {
-    return arg("ArgMin", axis);
+    return argIndex("argMin", () -> isScalar() ? tf().scalar(0L) : tfArray().argMin(axis));
   }
 
-  private NDArray arg(String opName, int axis) {
-    checkNotEmpty(opName);
-    if (isScalar()) {
-      return wrap(tf().scalar(0L));
-    }
-    return wrap(argAlong(opName, tfArray(), axis));
-  }
-
-  /** ArgMax or ArgMin of the flattened array. */
-  private NDArray argOfFlat(String opName) {
-    checkNotEmpty(opName);
-    try (io.tfjni.NDArray flat = tfArray().reshape(-1)) {
-      return wrap(argAlong(opName, flat, 0));
-    }
-  }
-
-  private void checkNotEmpty(String opName) {
+  /** DJL's rules for argMax and argMin: none of an empty array, 0 along a scalar's axis. */
+  private NDArray argIndex(String name, Supplier<io.tfjni.eager.NDArray> index) {
     if (isEmpty()) {
-      throw new IllegalArgumentException("attempt to get " + opName + " of an empty NDArray");
+      throw new IllegalArgumentException("attempt to get " + name + " of an empty NDArray");
     }
+    return wrap(index.get());
   }
 
-  /** ArgMax or ArgMin of {@code x} along {@code axis}, INT64; the caller closes it. */
-  private io.tfjni.NDArray argAlong(String opName, io.tfjni.NDArray x, int axis) {
-    try (io.tfjni.NDArray ax = tf().scalar(axis)) {
-      return op(opName).addInput(x).addInput(ax)
-          .setAttr("output_type", io.tfjni.DataType.INT64).build();
-    }
-  }
-
-  /** Moves {@code axis} to the end, runs TopKV2 with k, returns values and INT64 indices. */
+  /** The core's topK, its INT32 indices as DJL's INT64. */
   @Override
   public NDList topK(int k, int axis, boolean largest, boolean sorted) {
-    int a = normAxis(axis);
-    io.tfjni.NDArray x = tfArray();
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray last = t.addUnless(Axes.toEnd(x, a), x);
-      // The k smallest are the k largest of the negated values.
-      io.tfjni.NDArray source = largest ? last : t.add(last.neg());
-      io.tfjni.NDArray[] out;
-      try (io.tfjni.NDArray kk = tf().scalar(k)) {
-        out = op("TopKV2").addInput(source).addInput(kk).setAttr("sorted", sorted).buildAll();
-      }
-      io.tfjni.NDArray indices = t.add(out[1]).cast(io.tfjni.DataType.INT64);
-      io.tfjni.NDArray values = largest ? out[0] : t.add(out[0]).neg();
-      return new NDList(wrap(Axes.backFromEnd(t, values, a)),
-          wrap(Axes.backFromEnd(t, indices, a)));
+    io.tfjni.eager.NDArray[] found = tfArray().topK(k, axis, largest, sorted);
+    try (io.tfjni.eager.NDArray indices = found[1]) {
+      return new NDList(wrap(found[0]), wrap(indices.cast(io.tfjni.DataType.INT64)));
     }
   }
 
@@ -1228,7 +1158,7 @@ public class TfjniNDArray implements NDArray {
     if (isScalar() || isEmpty()) {
       return manager.zeros(getShape(), DataType.INT64);
     }
-    try (io.tfjni.NDArray idx = tfArray().argSort(normAxis(axis), !ascending)) {
+    try (io.tfjni.eager.NDArray idx = tfArray().argSort(normAxis(axis), !ascending)) {
       return wrap(idx.cast(io.tfjni.DataType.INT64));
     }
   }
@@ -1262,64 +1192,12 @@ public class TfjniNDArray implements NDArray {
   /** numpy.percentile's default (linear interpolation between the two nearest ranks). */
   @Override
   public NDArray percentile(Number percentile) {
-    try (io.tfjni.NDArray flat = tfArray().reshape(-1)) {
-      return wrap(percentileOfLastAxis(flat, percentile.doubleValue()));
-    }
+    return wrap(tfArray().percentile(percentile.doubleValue()));
   }
 
   @Override
   public NDArray percentile(Number percentile, int[] axes) {
-    int r = rank();
-    boolean[] reduced = new boolean[r];
-    for (int axis : axes) {
-      reduced[normAxis(axis)] = true;
-    }
-    int[] perm = new int[r];
-    List<Long> kept = new ArrayList<>();
-    int j = 0;
-    long[] dims = getShape().getShape();
-    for (int i = 0; i < r; i++) {
-      if (!reduced[i]) {
-        perm[j++] = i;
-        kept.add(dims[i]);
-      }
-    }
-    for (int i = 0; i < r; i++) {
-      if (reduced[i]) {
-        perm[j++] = i;
-      }
-    }
-    long[] grouped = new long[kept.size() + 1];
-    for (int i = 0; i < kept.size(); i++) {
-      grouped[i] = kept.get(i);
-    }
-    grouped[kept.size()] = -1;
-    try (io.tfjni.NDArray moved = tfArray().transpose(perm);
-        io.tfjni.NDArray flat = moved.reshape(grouped)) {
-      return wrap(percentileOfLastAxis(flat, percentile.doubleValue()));
-    }
-  }
-
-  /** numpy's linear percentile {@code q} of the last axis of {@code x}, that axis dropped. */
-  private io.tfjni.NDArray percentileOfLastAxis(io.tfjni.NDArray x, double q) {
-    if (q < 0 || q > 100) {
-      throw new IllegalArgumentException("a percentile is in [0, 100], got " + q);
-    }
-    int last = x.shape().length - 1;
-    long n = x.shape()[last];
-    if (n == 0) {
-      throw new IllegalArgumentException("percentile of an empty axis");
-    }
-    double position = q / 100 * (n - 1);
-    long lo = (long) Math.floor(position);
-    long hi = (long) Math.ceil(position);
-    double fraction = position - lo;
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray sorted = t.add(x.sort(last, false));
-      io.tfjni.NDArray low = t.add(sorted.gather(t.add(tf().scalar(lo)), last));
-      io.tfjni.NDArray high = t.add(sorted.gather(t.add(tf().scalar(hi)), last));
-      return low.add(t.add(t.add(high.sub(low)).mul(fraction)));
-    }
+    return wrap(tfArray().percentile(percentile.doubleValue(), axes));
   }
 
   @Override
@@ -1336,9 +1214,9 @@ public class TfjniNDArray implements NDArray {
   /** x / max(||x||_p along dim, eps), as torch's normalize; any p, infinities included. */
   @Override
   public NDArray normalize(double exponent, long dim, double eps) {
-    try (io.tfjni.NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
-        io.tfjni.NDArray m = n.maximum(eps)) {
-      return wrap(op(divOp()).addInput(tfArray()).addInput(m).build());
+    try (io.tfjni.eager.NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
+        io.tfjni.eager.NDArray m = n.maximum(eps)) {
+      return wrap(tfArray().div(m));
     }
   }
 
@@ -1347,24 +1225,24 @@ public class TfjniNDArray implements NDArray {
    * largest / smallest |x|; orders 1 and 2 skip the powers. Sums of integers are INT64, as
    * {@link #sum}'s.
    */
-  private io.tfjni.NDArray pNorm(double p, int[] axes, boolean keepDims) {
-    io.tfjni.NDArray x = tfArray();
+  private io.tfjni.eager.NDArray pNorm(double p, int[] axes, boolean keepDims) {
+    io.tfjni.eager.NDArray x = tfArray();
     try (Temporaries t = new Temporaries()) {
       if (p == 2) {
-        return t.add(reduceWidened("Sum", t.add(x.mul(x)), axes, keepDims)).sqrt();
+        return t.add(sumOf(t.add(x.mul(x)), axes, keepDims)).sqrt();
       }
-      io.tfjni.NDArray a = t.add(x.abs());
+      io.tfjni.eager.NDArray a = t.add(x.abs());
       if (p == 1) {
-        return reduceWidened("Sum", a, axes, keepDims);
+        return sumOf(a, axes, keepDims);
       } else if (p == 0) {
-        io.tfjni.NDArray counted = t.add(t.add(a.gt(0)).cast(x.dataType()));
-        return reduceWidened("Sum", counted, axes, keepDims);
+        io.tfjni.eager.NDArray counted = t.add(t.add(a.gt(0)).cast(x.dataType()));
+        return sumOf(counted, axes, keepDims);
       } else if (p == Double.POSITIVE_INFINITY) {
-        return reduce("Max", a, axes, keepDims);
+        return a.max(axes, keepDims);
       } else if (p == Double.NEGATIVE_INFINITY) {
-        return reduce("Min", a, axes, keepDims);
+        return a.min(axes, keepDims);
       }
-      return t.add(reduceWidened("Sum", t.add(a.pow(p)), axes, keepDims)).pow(1 / p);
+      return t.add(sumOf(t.add(a.pow(p)), axes, keepDims)).pow(1 / p);
     }
   }
 
@@ -1382,23 +1260,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray flatten(int startDim, int endDim) {
-    long[] dims = getShape().getShape();
-    int s = normAxis(startDim);
-    int e = normAxis(endDim);
-    long[] out = new long[dims.length - (e - s)];
-    int j = 0;
-    for (int i = 0; i < s; i++) {
-      out[j++] = dims[i];
-    }
-    long n = 1;
-    for (int i = s; i <= e; i++) {
-      n *= dims[i];
-    }
-    out[j++] = n;
-    for (int i = e + 1; i < dims.length; i++) {
-      out[j++] = dims[i];
-    }
-    return reshape(new Shape(out));
+    return wrap(tfArray().flatten(startDim, endDim));
   }
 
   @Override
@@ -1443,14 +1305,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray flip(int... axes) {
-    return wrap(reversed(tfArray(), axes));
-  }
-
-  /** {@code x} reversed along {@code axes}; the caller closes it. */
-  private io.tfjni.NDArray reversed(io.tfjni.NDArray x, int... axes) {
-    try (io.tfjni.NDArray ax = intVector(axes)) {
-      return op("ReverseV2").addInput(x).addInput(ax).build();
-    }
+    return wrap(tfArray().flip(axes));
   }
 
   @Override
@@ -1473,9 +1328,9 @@ public class TfjniNDArray implements NDArray {
       System.arraycopy(sizes, 0, withFirst, 1, sizes.length);
       sizes = withFirst;
     }
-    io.tfjni.NDArray[] parts = tfArray().split(sizes, a);
+    io.tfjni.eager.NDArray[] parts = tfArray().split(sizes, a);
     NDList out = new NDList(parts.length);
-    for (io.tfjni.NDArray part : parts) {
+    for (io.tfjni.eager.NDArray part : parts) {
       out.add(wrap(part));
     }
     return out;
@@ -1504,7 +1359,7 @@ public class TfjniNDArray implements NDArray {
       long[] dims = new long[repeats.length];
       Arrays.fill(dims, 1);
       System.arraycopy(getShape().getShape(), 0, dims, repeats.length - r, r);
-      try (io.tfjni.NDArray expanded = tfArray().reshape(dims)) {
+      try (io.tfjni.eager.NDArray expanded = tfArray().reshape(dims)) {
         return wrap(expanded.tile(repeats));
       }
     }
@@ -1544,28 +1399,14 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray repeat(int axis, long repeats) {
-    return wrap(repeatAlong(tfArray(), normAxis(axis), repeats));
+    return wrap(tfArray().repeat(repeats, axis));
   }
 
   /** {@code repeats[i]} along each axis i, axis 0 first. */
   @Override
   public NDArray repeat(long[] repeats) {
-    io.tfjni.NDArray x = tfArray();
-    return wrapOrCopy(Temporaries.chain(x, repeats.length, (previous, axis) ->
-        repeatAlong(previous, Axes.normalize(axis, previous.shape().length), repeats[axis])));
-  }
-
-  /** numpy.repeat along axis {@code a}: expand after it, tile there, merge the two axes. */
-  private static io.tfjni.NDArray repeatAlong(io.tfjni.NDArray x, int a, long repeats) {
-    long[] dims = x.shape();
-    long[] multiples = new long[dims.length + 1];
-    Arrays.fill(multiples, 1);
-    multiples[a + 1] = repeats;
-    long[] merged = dims.clone();
-    merged[a] = dims[a] * repeats;
-    try (Temporaries t = new Temporaries()) {
-      return t.add(t.add(x.expandDims(a + 1)).tile(multiples)).reshape(merged);
-    }
+    return wrapOrCopy(Temporaries.chain(tfArray(), repeats.length,
+        (previous, axis) -> previous.repeat(repeats[axis], axis)));
   }
 
   @Override
@@ -1603,9 +1444,8 @@ public class TfjniNDArray implements NDArray {
       return mul(other);
     }
     if (r1 == 1 && r2 == 1) {
-      try (io.tfjni.NDArray products = op("Mul").addInput(tfArray()).addInput(tfOf(other))
-          .build()) {
-        return wrap(reduceWidened("Sum", products, new int[] {0}, false));
+      try (io.tfjni.eager.NDArray products = tfArray().mul(tfOf(other))) {
+        return wrap(sumOf(products, new int[] {0}, false));
       }
     }
     // A matrix (or a stack of them) times a vector is matMul's case too.
@@ -1617,47 +1457,22 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray matMul(NDArray other) {
-    return wrap(product(tfArray(), tfOf(other)));
-  }
-
-  /**
-   * numpy.matmul of two arrays of rank 1 or more; the caller closes it. A vector is a row (left)
-   * or a column (right) matrix, its axis dropped from the product.
-   */
-  static io.tfjni.NDArray product(io.tfjni.NDArray a, io.tfjni.NDArray b) {
-    int r1 = a.shape().length;
-    int r2 = b.shape().length;
-    if (r1 == 0 || r2 == 0) {
-      throw new IllegalArgumentException("matMul: scalars are not matrices");
-    }
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray left = r1 == 1 ? t.add(a.expandDims(0)) : a;
-      io.tfjni.NDArray right = r2 == 1 ? t.add(b.expandDims(1)) : b;
-      io.tfjni.NDArray m = a.getManager().opBuilder("BatchMatMulV2").addInput(left)
-          .addInput(right).build();
-      if (r1 > 1 && r2 > 1) {
-        return m;
-      }
-      t.add(m);
-      int[] drop = r1 == 1 && r2 == 1 ? new int[] {-2, -1}
-          : r1 == 1 ? new int[] {-2} : new int[] {-1};
-      return m.squeeze(drop);
-    }
+    return binary(other, io.tfjni.eager.NDArray::matMul);
   }
 
   @Override
   public NDArray batchMatMul(NDArray other) {
-    return binary("BatchMatMulV2", other);
+    return binary(other, io.tfjni.eager.NDArray::batchMatMul);
   }
 
   @Override
   public NDArray batchDot(NDArray other) {
-    return binary("BatchMatMulV2", other);
+    return binary(other, io.tfjni.eager.NDArray::batchMatMul);
   }
 
   @Override
   public NDArray inverse() {
-    return unary("MatrixInverse");
+    return wrap(tfArray().inverse());
   }
 
   @Override
@@ -1672,33 +1487,13 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray diagonal(int offset, int axis1, int axis2) {
-    return wrap(diagonalOf(offset, axis1, axis2));
-  }
-
-  /** The diagonal of the matrices on axes (axis1, axis2), as the last axis; the caller closes it. */
-  private io.tfjni.NDArray diagonalOf(int offset, int axis1, int axis2) {
-    int r = rank();
-    int a1 = normAxis(axis1);
-    int a2 = normAxis(axis2);
-    int[] perm = new int[r];
-    int j = 0;
-    for (int i = 0; i < r; i++) {
-      if (i != a1 && i != a2) {
-        perm[j++] = i;
-      }
-    }
-    perm[j++] = a1;
-    perm[j] = a2;
-    try (io.tfjni.NDArray moved = tfArray().transpose(perm);
-        io.tfjni.NDArray k = tf().scalar(offset); io.tfjni.NDArray pad = scalar(0)) {
-      return op("MatrixDiagPartV3").addInput(moved).addInput(k).addInput(pad).build();
-    }
+    return wrap(tfArray().diagonal(offset, axis1, axis2));
   }
 
   @Override
   public NDArray trace(int offset, int axis1, int axis2) {
-    try (io.tfjni.NDArray d = diagonalOf(offset, axis1, axis2)) {
-      return wrap(reduceWidened("Sum", d, new int[] {-1}, false));
+    try (io.tfjni.eager.NDArray d = tfArray().diagonal(offset, axis1, axis2)) {
+      return wrap(sumOf(d, new int[] {-1}, false));
     }
   }
 
@@ -1753,10 +1548,10 @@ public class TfjniNDArray implements NDArray {
     maskShape[0] = getShape().get(0);
     maskShape[1] = steps;
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray positions = t.add(tf().arange(0f, (float) steps, 1f));
-      io.tfjni.NDArray lengths = manager.from(sequenceLength).tfArray(t, DataType.FLOAT32);
-      io.tfjni.NDArray kept = t.add(positions.lt(t.add(lengths.reshape(-1, 1))));
-      io.tfjni.NDArray mask = t.add(kept.reshape(maskShape));
+      io.tfjni.eager.NDArray positions = t.add(tf().arange(0f, (float) steps, 1f));
+      io.tfjni.eager.NDArray lengths = manager.from(sequenceLength).tfArray(t, DataType.FLOAT32);
+      io.tfjni.eager.NDArray kept = t.add(positions.lt(t.add(lengths.reshape(-1, 1))));
+      io.tfjni.eager.NDArray mask = t.add(kept.reshape(maskShape));
       return wrap(mask.where(tfArray(), t.add(scalar(v))));
     }
   }
@@ -1769,14 +1564,14 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray nonzero() {
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray x = isScalar() ? t.add(tfArray().reshape(1)) : tfArray();
-      return wrap(op("Where").addInput(Indexing.castTo(t, x, io.tfjni.DataType.BOOL)).build());
+      io.tfjni.eager.NDArray x = isScalar() ? t.add(tfArray().reshape(1)) : tfArray();
+      return wrap(Indexing.castTo(t, x, io.tfjni.DataType.BOOL).where());
     }
   }
 
   @Override
   public NDList unique(Integer dim, boolean sorted, boolean returnInverse, boolean returnCounts) {
-    io.tfjni.NDArray[] found = Unique.unique(tf(), tfArray(), dim == null ? null : normAxis(dim),
+    io.tfjni.eager.NDArray[] found = Unique.unique(tf(), tfArray(), dim == null ? null : normAxis(dim),
         sorted);
     NDList result = new NDList(wrap(found[0]));
     for (int i = 1; i < 3; i++) {
@@ -1794,14 +1589,12 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray oneHot(int depth, float onValue, float offValue, DataType type) {
-    io.tfjni.DataType t = DataTypes.toTf(type);
-    try (io.tfjni.NDArray d = tf().scalar(depth); io.tfjni.NDArray on = tf().scalar(t, onValue);
-        io.tfjni.NDArray off = tf().scalar(t, offValue);
-        io.tfjni.NDArray idx = tfArray().dataType() == io.tfjni.DataType.INT32
-            || tfArray().dataType() == io.tfjni.DataType.INT64 ? null
-            : tfArray().cast(io.tfjni.DataType.INT64)) {
-      return wrap(op("OneHot").addInput(idx == null ? tfArray() : idx).addInput(d).addInput(on)
-          .addInput(off).setAttr("axis", -1).build());
+    // DJL takes indices of any type; TensorFlow's OneHot takes INT32, INT64 and UINT8.
+    io.tfjni.DataType indexType = tfType() == io.tfjni.DataType.INT32 ? io.tfjni.DataType.INT32
+        : io.tfjni.DataType.INT64;
+    try (Temporaries t = new Temporaries()) {
+      return wrap(Indexing.castTo(t, tfArray(), indexType).oneHot(depth, onValue, offValue,
+          DataTypes.toTf(type)));
     }
   }
 
@@ -1823,26 +1616,7 @@ public class TfjniNDArray implements NDArray {
     if (axes.length != 2) {
       throw new IllegalArgumentException("rotate90 needs two axes");
     }
-    int a0 = normAxis(axes[0]);
-    int a1 = normAxis(axes[1]);
-    int k = ((times % 4) + 4) % 4;
-    if (k == 0) {
-      return duplicate();
-    }
-    if (k == 2) {
-      return flip(a0, a1);
-    }
-    int[] perm = IntStream.range(0, rank()).toArray();
-    perm[a0] = a1;
-    perm[a1] = a0;
-    if (k == 1) {
-      try (io.tfjni.NDArray flipped = reversed(tfArray(), a1)) {
-        return wrap(flipped.transpose(perm));
-      }
-    }
-    try (io.tfjni.NDArray swapped = tfArray().transpose(perm)) {
-      return wrap(reversed(swapped, a1));
-    }
+    return wrap(tfArray().rot90(times, axes[0], axes[1]));
   }
 
   @Override
@@ -1888,12 +1662,12 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray stft(long nFft, long hopLength, boolean center, NDArray window,
       boolean normalize, boolean returnComplex) {
-    io.tfjni.NDArray spectrum = Spectral.stft(tf(), tfArray(), nFft, hopLength, center,
+    io.tfjni.eager.NDArray spectrum = Spectral.stft(tf(), tfArray(), nFft, hopLength, center,
         window == null ? null : tfOf(window), normalize);
     if (returnComplex) {
       return wrap(spectrum);
     }
-    try (io.tfjni.NDArray complex = spectrum) {
+    try (io.tfjni.eager.NDArray complex = spectrum) {
       return wrap(Spectral.real(tf(), complex));
     }
   }
@@ -1916,23 +1690,6 @@ public class TfjniNDArray implements NDArray {
   /** numpy.diff: n times {@code a[1:] - a[:-1]} along the axis. */
   @Override
   public NDArray diff(int n, int dim) {
-    int a = normAxis(dim);
-    return wrapOrCopy(Temporaries.chain(tfArray(), n, (previous, i) -> difference(previous, a)));
-  }
-
-  /** {@code x[1:] - x[:-1]} along axis {@code a} (empty if that axis is); the caller closes it. */
-  private static io.tfjni.NDArray difference(io.tfjni.NDArray x, int a) {
-    int r = x.shape().length;
-    long[] size = new long[r];
-    Arrays.fill(size, -1);
-    long length = x.shape()[a];
-    size[a] = Math.max(0, length - 1);
-    long[] from = new long[r];
-    from[a] = Math.min(1, length);
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray tail = t.add(x.slice(from, size));
-      io.tfjni.NDArray head = t.add(x.slice(new long[r], size));
-      return tail.sub(head);
-    }
+    return wrap(tfArray().diff(n, dim));
   }
 }

@@ -10,12 +10,17 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.recurrent.RNN;
 import ai.djl.util.RandomUtils;
+import io.tfjni.eager.ResizeMethod;
 import java.util.Arrays;
 import java.util.List;
 
 /** DJL's engine-internal operations (activations, image ops, ...) for {@link TfjniNDArray}. */
 final class TfjniNDArrayEx implements NDArrayEx {
   private static final String TRAINING = "tfjni's TensorFlow engine is for inference: ";
+
+  /** DJL's Image.Interpolation, by ordinal. */
+  private static final ResizeMethod[] RESIZE_METHODS = {ResizeMethod.NEAREST,
+      ResizeMethod.BILINEAR, ResizeMethod.AREA, ResizeMethod.BICUBIC};
 
   private final TfjniNDArray array;
 
@@ -28,10 +33,6 @@ final class TfjniNDArrayEx implements NDArrayEx {
     return array;
   }
 
-  private NDArray unary(String opName) {
-    return array.wrap(array.op(opName).addInput(array.tfArray()).build());
-  }
-
   @Override
   public NDArray rdivi(NDArray b) {
     NDArray result = b.div(array);
@@ -42,8 +43,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
   /** n - x in one op (not -(x - n), which gives -0 where x == n). */
   @Override
   public NDArray rsub(Number n) {
-    try (io.tfjni.NDArray s = array.scalar(n)) {
-      return array.wrap(array.op("Sub").addInput(s).addInput(array.tfArray()).build());
+    try (io.tfjni.eager.NDArray s = array.scalar(n)) {
+      return array.wrap(s.sub(array.tfArray()));
     }
   }
 
@@ -69,57 +70,56 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDArray rpowi(Number n) {
     // n broadcast against the array, as n - x in rsub.
-    try (io.tfjni.NDArray base = array.scalar(n.floatValue())) {
-      array.intern(array.wrap(array.op("Pow").addInput(base).addInput(array.tfArray()).build()));
+    try (io.tfjni.eager.NDArray base = array.scalar(n.floatValue())) {
+      array.intern(array.wrap(base.pow(array.tfArray())));
       return array;
     }
   }
 
   @Override
   public NDArray relu() {
-    return unary("Relu");
+    return array.wrap(array.tfArray().relu());
   }
 
   @Override
   public NDArray sigmoid() {
-    return unary("Sigmoid");
+    return array.wrap(array.tfArray().sigmoid());
   }
 
   @Override
   public NDArray tanh() {
-    return unary("Tanh");
+    return array.wrap(array.tfArray().tanh());
   }
 
   @Override
   public NDArray softPlus() {
-    return unary("Softplus");
+    return array.wrap(array.tfArray().softplus());
   }
 
   @Override
   public NDArray softSign() {
-    return unary("Softsign");
+    return array.wrap(array.tfArray().softsign());
   }
 
   @Override
   public NDArray leakyRelu(float alpha) {
-    return array.wrap(array.op("LeakyRelu").addInput(array.tfArray()).setAttr("alpha", alpha)
-        .build());
+    return array.wrap(array.tfArray().leakyRelu(alpha));
   }
 
   @Override
   public NDArray elu(float alpha) {
     // alpha * (exp(x) - 1) for x < 0, x otherwise (Elu has alpha 1).
-    io.tfjni.NDArray x = array.tfArray();
+    io.tfjni.eager.NDArray x = array.tfArray();
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray e = t.add(array.op("Elu").addInput(x).build());
-      io.tfjni.NDArray scaled = t.add(e.mul(alpha));
+      io.tfjni.eager.NDArray e = t.add(x.elu());
+      io.tfjni.eager.NDArray scaled = t.add(e.mul(alpha));
       return array.wrap(select(t, t.add(x.lt(0)), scaled, e));
     }
   }
 
   @Override
   public NDArray selu() {
-    return unary("Selu");
+    return array.wrap(array.tfArray().selu());
   }
 
   @Override
@@ -228,8 +228,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
     // y = x W^T + b, as DJL's Linear block defines it, in the input's manager.
     TfjniNDArray in = ((TfjniNDManager) array.getManager()).from(input);
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray wt = t.add(in.tfOf(weight).transpose());
-      io.tfjni.NDArray y = TfjniNDArray.product(in.tfArray(), wt);
+      io.tfjni.eager.NDArray wt = t.add(in.tfOf(weight).transpose());
+      io.tfjni.eager.NDArray y = in.tfArray().matMul(wt);
       if (bias == null) {
         return new NDList(in.wrap(y));
       }
@@ -246,9 +246,9 @@ final class TfjniNDArrayEx implements NDArrayEx {
   public NDList prelu(NDArray input, NDArray alpha) {
     // The result belongs to the input's manager, as the input's own ops' would.
     TfjniNDArray in = ((TfjniNDManager) array.getManager()).from(input);
-    io.tfjni.NDArray x = in.tfArray();
+    io.tfjni.eager.NDArray x = in.tfArray();
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray scaled = t.add(x.mul(in.tfOf(alpha)));
+      io.tfjni.eager.NDArray scaled = t.add(x.mul(in.tfOf(alpha)));
       return new NDList(in.wrap(select(t, t.add(x.lt(0)), scaled, x)));
     }
   }
@@ -269,7 +269,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
   }
 
   /** The tfjni array of an optional parameter, or null. */
-  private io.tfjni.NDArray optional(NDArray parameter) {
+  private io.tfjni.eager.NDArray optional(NDArray parameter) {
     return parameter == null ? null : array.tfOf(parameter);
   }
 
@@ -329,18 +329,18 @@ final class TfjniNDArrayEx implements NDArrayEx {
     if (input == null || params == null) {
       throw new IllegalArgumentException(cell.opName + " needs an input and parameters");
     }
-    io.tfjni.NDArray[] tfStates = new io.tfjni.NDArray[states.length];
+    io.tfjni.eager.NDArray[] tfStates = new io.tfjni.eager.NDArray[states.length];
     for (int i = 0; i < states.length; i++) {
       if (states[i] == null) {
         throw new IllegalArgumentException(cell.opName + " state " + i + " is null");
       }
       tfStates[i] = array.tfOf(states[i]);
     }
-    List<io.tfjni.NDArray> tfParams = new java.util.ArrayList<>(params.size());
+    List<io.tfjni.eager.NDArray> tfParams = new java.util.ArrayList<>(params.size());
     for (NDArray p : params) {
       tfParams.add(p == null ? null : array.tfOf(p));
     }
-    io.tfjni.NDArray[] out = Recurrent.run(array.tf(), cell, array.tfOf(input), tfStates,
+    io.tfjni.eager.NDArray[] out = Recurrent.run(array.tf(), cell, array.tfOf(input), tfStates,
         tfParams, hasBiases, numLayers, bidirectional, batchFirst);
     NDList result = new NDList(out.length);
     for (int i = 0; i < out.length; i++) {
@@ -364,10 +364,9 @@ final class TfjniNDArrayEx implements NDArrayEx {
     Shape shape = dim == 3 ? new Shape(1, 1, mean.length) : new Shape(1, 1, 1, mean.length);
     NDManager manager = array.getManager();
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray m = t.add(array.tf().create(mean, shape.getShape()));
-      io.tfjni.NDArray s = t.add(array.tf().create(std, shape.getShape()));
-      io.tfjni.NDArray centered = t.add(array.op("Sub").addInput(array.tfArray()).addInput(m)
-          .build());
+      io.tfjni.eager.NDArray m = t.add(array.tf().create(mean, shape.getShape()));
+      io.tfjni.eager.NDArray s = t.add(array.tf().create(std, shape.getShape()));
+      io.tfjni.eager.NDArray centered = t.add(array.tfArray().sub(m));
       return array.wrap(centered.div(s));
     }
   }
@@ -404,36 +403,12 @@ final class TfjniNDArrayEx implements NDArrayEx {
     if (shape.size() == 0 || shape.dimension() < 3) {
       throw new IllegalArgumentException("resize needs an HWC or NHWC image, got " + shape);
     }
-    String opName;
-    switch (interpolation) {
-      case 0:
-        opName = "ResizeNearestNeighbor";
-        break;
-      case 1:
-        opName = "ResizeBilinear";
-        break;
-      case 2:
-        opName = "ResizeArea";
-        break;
-      case 3:
-        opName = "ResizeBicubic";
-        break;
-      default:
-        throw new UnsupportedOperationException("interpolation " + interpolation
-            + " is not supported");
+    if (interpolation < 0 || interpolation >= RESIZE_METHODS.length) {
+      throw new UnsupportedOperationException("interpolation " + interpolation
+          + " is not supported");
     }
-    boolean single = shape.dimension() == 3;
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray batch = single ? t.add(array.tfArray().expandDims(0)) : array.tfArray();
-      io.tfjni.NDArray size = t.add(array.tf().create(new int[] {height, width}, 2));
-      io.tfjni.OpBuilder op = array.op(opName).addInput(batch).addInput(size);
-      if (!"ResizeArea".equals(opName)) {
-        op.setAttr("half_pixel_centers", !"false".equalsIgnoreCase(
-            System.getProperty(TfjniEngine.RESIZE_HALF_PIXEL_CENTERS)));
-      }
-      io.tfjni.NDArray out = op.build();
-      return array.wrap(single ? t.add(out).squeeze(0) : out);
-    }
+    return array.wrap(array.tfArray().resize(height, width, RESIZE_METHODS[interpolation],
+        !"false".equalsIgnoreCase(System.getProperty(TfjniEngine.RESIZE_HALF_PIXEL_CENTERS))));
   }
 
   /** Mirrors an HWC or NHWC image's width with probability 1/2 (else a copy). */
@@ -487,9 +462,9 @@ final class TfjniNDArrayEx implements NDArrayEx {
     float saturationFactor = 1 + RandomUtils.nextFloat(-saturation, saturation);
     float delta = hueDelta(hue);
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray b = t.add(array.tfArray().mul(brightnessFactor));
-      io.tfjni.NDArray c = t.add(adjusted(t, b, "AdjustContrastv2", contrastFactor));
-      io.tfjni.NDArray s = t.add(adjusted(t, c, "AdjustSaturation", saturationFactor));
+      io.tfjni.eager.NDArray b = t.add(array.tfArray().mul(brightnessFactor));
+      io.tfjni.eager.NDArray c = t.add(adjusted(t, b, "AdjustContrastv2", contrastFactor));
+      io.tfjni.eager.NDArray s = t.add(adjusted(t, c, "AdjustSaturation", saturationFactor));
       return array.wrap(adjusted(t, s, "AdjustHue", delta));
     }
   }
@@ -501,9 +476,9 @@ final class TfjniNDArrayEx implements NDArrayEx {
     }
   }
 
-  private io.tfjni.NDArray adjusted(Temporaries t, io.tfjni.NDArray image, String opName,
+  private io.tfjni.eager.NDArray adjusted(Temporaries t, io.tfjni.eager.NDArray image, String opName,
       float factor) {
-    try (io.tfjni.NDArray amount = array.tf().scalar(factor)) {
+    try (io.tfjni.eager.NDArray amount = array.tf().scalar(factor)) {
       return array.op(opName).addInput(Indexing.castTo(t, image, io.tfjni.DataType.FLOAT))
           .addInput(amount).build();
     }
@@ -527,47 +502,45 @@ final class TfjniNDArrayEx implements NDArrayEx {
    * lower rank that matches the leading axes of the wider of x and y applies to them (DJL
    * broadcasts it so); otherwise it broadcasts from the last axis, as numpy.
    */
-  private static io.tfjni.NDArray select(Temporaries t, io.tfjni.NDArray condition,
-      io.tfjni.NDArray x, io.tfjni.NDArray y) {
+  private static io.tfjni.eager.NDArray select(Temporaries t, io.tfjni.eager.NDArray condition,
+      io.tfjni.eager.NDArray x, io.tfjni.eager.NDArray y) {
     long[] c = condition.shape();
     long[] widest = x.shape().length >= y.shape().length ? x.shape() : y.shape();
-    io.tfjni.NDArray aligned = condition;
+    io.tfjni.eager.NDArray aligned = condition;
     if (widest.length > c.length && Arrays.equals(c, Arrays.copyOf(widest, c.length))) {
       long[] dims = Arrays.copyOf(c, widest.length);
       Arrays.fill(dims, c.length, dims.length, 1);
       aligned = t.add(condition.reshape(dims));
     }
-    return x.getManager().opBuilder("SelectV2")
-        .addInput(Indexing.castTo(t, aligned, io.tfjni.DataType.BOOL)).addInput(x)
-        .addInput(Indexing.castTo(t, y, x.dataType())).build();
+    return Indexing.castTo(t, aligned, io.tfjni.DataType.BOOL).where(x,
+        Indexing.castTo(t, y, x.dataType()));
   }
 
   @Override
   public NDArray stack(NDList arrays, int axis) {
-    io.tfjni.NDArray[] values = new io.tfjni.NDArray[arrays.size() + 1];
-    values[0] = array.tfArray();
-    for (int i = 0; i < arrays.size(); i++) {
-      values[i + 1] = array.tfOf(arrays.get(i));
+    return array.wrap(array.tfArray().stack(axis, others(arrays)));
+  }
+
+  private io.tfjni.eager.NDArray[] others(NDList arrays) {
+    io.tfjni.eager.NDArray[] values = new io.tfjni.eager.NDArray[arrays.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = array.tfOf(arrays.get(i));
     }
-    return array.wrap(array.op("Pack").addInputList(values).setAttr("axis", axis).build());
+    return values;
   }
 
   @Override
   public NDArray concat(NDList arrays, int axis) {
-    io.tfjni.NDArray[] values = new io.tfjni.NDArray[arrays.size() + 1];
-    values[0] = array.tfArray();
-    for (int i = 0; i < arrays.size(); i++) {
-      values[i + 1] = array.tfOf(arrays.get(i));
+    io.tfjni.eager.NDArray[] values = others(arrays);
+    if (array.getShape().dimension() > 0) {
+      return array.wrap(array.tfArray().concat(axis, values));
     }
     try (Temporaries t = new Temporaries()) {
-      if (array.getShape().dimension() == 0) {
-        // DJL concatenates scalars into a vector.
-        for (int i = 0; i < values.length; i++) {
-          values[i] = t.add(values[i].reshape(1));
-        }
+      // DJL concatenates scalars into a vector.
+      for (int i = 0; i < values.length; i++) {
+        values[i] = t.add(values[i].reshape(1));
       }
-      io.tfjni.NDArray ax = t.add(array.tf().scalar(axis));
-      return array.wrap(array.op("ConcatV2").addInputList(values).addInput(ax).build());
+      return array.wrap(t.add(array.tfArray().reshape(1)).concat(axis, values));
     }
   }
 

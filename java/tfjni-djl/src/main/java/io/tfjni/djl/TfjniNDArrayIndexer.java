@@ -73,7 +73,7 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
     }
     TfjniNDArray a = (TfjniNDArray) array;
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray raw;
+      io.tfjni.eager.NDArray raw;
       if (value instanceof Number) {
         raw = t.add(a.scalar((Number) value));
       } else if (value instanceof NDArray) {
@@ -133,7 +133,7 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
   }
 
   /** The value in the slice's (unsqueezed) shape: reshaped if it has its size, else broadcast. */
-  private static io.tfjni.NDArray fit(Temporaries t, io.tfjni.NDArray value,
+  private static io.tfjni.eager.NDArray fit(Temporaries t, io.tfjni.eager.NDArray value,
       NDIndexFullSlice fullSlice) {
     long[] shape = fullSlice.getShape().getShape();
     if (value.size() == fullSlice.getShape().size()) {
@@ -146,7 +146,7 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
   }
 
   private static void update(TfjniNDArray a, NDIndexFullSlice fullSlice,
-      io.tfjni.NDArray value) {
+      io.tfjni.eager.NDArray value) {
     a.intern(a.wrap(Indexing.updateStridedSlice(a.tf(), a.tfArray(), fullSlice.getMin(),
         fullSlice.getMax(), fullSlice.getStep(), value)));
   }
@@ -154,7 +154,7 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
   @Override
   public void set(NDArray array, NDIndexFullSlice fullSlice, Number value) {
     TfjniNDArray a = (TfjniNDArray) array;
-    try (io.tfjni.NDArray filled = a.tf().full(a.tfType(), value,
+    try (io.tfjni.eager.NDArray filled = a.tf().full(a.tfType(), value,
         fullSlice.getShape().getShape())) {
       update(a, fullSlice, filled);
     }

@@ -35,7 +35,7 @@ public class TfjniNDManager extends BaseNDManager {
   }
 
   /** The tfjni manager owning the native arrays. */
-  io.tfjni.NDManager tf() {
+  io.tfjni.eager.NDManager tf() {
     return getEngine().arrays();
   }
 
@@ -131,7 +131,7 @@ public class TfjniNDManager extends BaseNDManager {
   }
 
   /** Wraps a native array of the engine's tfjni manager into this manager. */
-  TfjniNDArray wrap(io.tfjni.NDArray value) {
+  TfjniNDArray wrap(io.tfjni.eager.NDArray value) {
     try {
       return new TfjniNDArray(this, value);
     } catch (RuntimeException e) {
@@ -171,7 +171,7 @@ public class TfjniNDManager extends BaseNDManager {
     }
     // E.g. an IntBuffer for an INT64 array (DJL accepts any integer buffer): convert.
     io.tfjni.DataType natural = naturalType(component);
-    try (io.tfjni.NDArray raw = tf().create(natural, values, dims)) {
+    try (io.tfjni.eager.NDArray raw = tf().create(natural, values, dims)) {
       return wrap(raw.cast(tfType));
     }
   }
@@ -291,15 +291,15 @@ public class TfjniNDManager extends BaseNDManager {
       return zeros(new Shape(0), dataType);
     }
     if (dataType.isInteger()) {
-      try (io.tfjni.NDArray index = tf().arange(0, (int) count, 1);
-          io.tfjni.NDArray wide = index.cast(io.tfjni.DataType.DOUBLE);
-          io.tfjni.NDArray scaled = wide.mul(step); io.tfjni.NDArray shifted = scaled.add(start);
-          io.tfjni.NDArray floored = shifted.floor()) {
+      try (io.tfjni.eager.NDArray index = tf().arange(0, (int) count, 1);
+          io.tfjni.eager.NDArray wide = index.cast(io.tfjni.DataType.DOUBLE);
+          io.tfjni.eager.NDArray scaled = wide.mul(step); io.tfjni.eager.NDArray shifted = scaled.add(start);
+          io.tfjni.eager.NDArray floored = shifted.floor()) {
         return wrap(floored.cast(type));
       }
     }
-    try (io.tfjni.NDArray a = tf().scalar(type, start); io.tfjni.NDArray b = tf().scalar(type, stop);
-        io.tfjni.NDArray d = tf().scalar(type, step)) {
+    try (io.tfjni.eager.NDArray a = tf().scalar(type, start); io.tfjni.eager.NDArray b = tf().scalar(type, stop);
+        io.tfjni.eager.NDArray d = tf().scalar(type, step)) {
       return wrap(tf().opBuilder("Range").addInput(a).addInput(b).addInput(d).build());
     }
   }
@@ -308,9 +308,9 @@ public class TfjniNDManager extends BaseNDManager {
   public NDArray eye(int rows, int cols, int k, DataType dataType) {
     io.tfjni.DataType type = DataTypes.toTf(dataType);
     int length = Math.max(0, Math.min(rows - Math.max(0, -k), cols - Math.max(0, k)));
-    try (io.tfjni.NDArray diagonal = tf().ones(type, length);
-        io.tfjni.NDArray kk = tf().scalar(k); io.tfjni.NDArray r = tf().scalar(rows);
-        io.tfjni.NDArray c = tf().scalar(cols); io.tfjni.NDArray pad = tf().scalar(type, 0)) {
+    try (io.tfjni.eager.NDArray diagonal = tf().ones(type, length);
+        io.tfjni.eager.NDArray kk = tf().scalar(k); io.tfjni.eager.NDArray r = tf().scalar(rows);
+        io.tfjni.eager.NDArray c = tf().scalar(cols); io.tfjni.eager.NDArray pad = tf().scalar(type, 0)) {
       return wrap(tf().opBuilder("MatrixDiagV3").addInput(diagonal).addInput(kk).addInput(r)
           .addInput(c).addInput(pad).build());
     }
@@ -349,11 +349,11 @@ public class TfjniNDManager extends BaseNDManager {
   @Override
   public NDArray randomInteger(long low, long high, Shape shape, DataType dataType) {
     io.tfjni.DataType type = DataTypes.toTf(dataType);
-    try (io.tfjni.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
-        io.tfjni.NDArray seed = tf().create(nextSeed(), 2);
-        io.tfjni.NDArray lo = tf().scalar(io.tfjni.DataType.INT64, low);
-        io.tfjni.NDArray hi = tf().scalar(io.tfjni.DataType.INT64, high);
-        io.tfjni.NDArray values = tf().opBuilder("StatelessRandomUniformInt").addInput(dims)
+    try (io.tfjni.eager.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
+        io.tfjni.eager.NDArray seed = tf().create(nextSeed(), 2);
+        io.tfjni.eager.NDArray lo = tf().scalar(io.tfjni.DataType.INT64, low);
+        io.tfjni.eager.NDArray hi = tf().scalar(io.tfjni.DataType.INT64, high);
+        io.tfjni.eager.NDArray values = tf().opBuilder("StatelessRandomUniformInt").addInput(dims)
             .addInput(seed).addInput(lo).addInput(hi).build()) {
       return wrap(values.cast(type));
     }
@@ -362,12 +362,12 @@ public class TfjniNDManager extends BaseNDManager {
   /** The order of n uniform random values: a uniformly random permutation of 0..n-1. */
   @Override
   public NDArray randomPermutation(long n) {
-    try (io.tfjni.NDArray keys = tf().randomUniform(nextSeed(), 0f, 1f, io.tfjni.DataType.FLOAT,
+    try (io.tfjni.eager.NDArray keys = tf().randomUniform(nextSeed(), 0f, 1f, io.tfjni.DataType.FLOAT,
         n)) {
       if (n == 0) {
         return zeros(new Shape(0), DataType.INT64);
       }
-      try (io.tfjni.NDArray order = keys.argSort(0, false)) {
+      try (io.tfjni.eager.NDArray order = keys.argSort(0, false)) {
         return wrap(order.cast(io.tfjni.DataType.INT64));
       }
     }
@@ -387,10 +387,10 @@ public class TfjniNDManager extends BaseNDManager {
     java.util.Arrays.fill(aligned, 1);
     System.arraycopy(mu.getShape().getShape(), 0, aligned, 0, mu.getShape().dimension());
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray unit = t.add(tf().randomNormal(nextSeed(), 0f, 1f, io.tfjni.DataType.FLOAT,
+      io.tfjni.eager.NDArray unit = t.add(tf().randomNormal(nextSeed(), 0f, 1f, io.tfjni.DataType.FLOAT,
           full.getShape()));
-      io.tfjni.NDArray m = t.add(from(mu).tfArray(t, DataType.FLOAT32).reshape(aligned));
-      io.tfjni.NDArray s = t.add(from(sigma).tfArray(t, DataType.FLOAT32).reshape(aligned));
+      io.tfjni.eager.NDArray m = t.add(from(mu).tfArray(t, DataType.FLOAT32).reshape(aligned));
+      io.tfjni.eager.NDArray s = t.add(from(sigma).tfArray(t, DataType.FLOAT32).reshape(aligned));
       return wrap(t.add(unit.mul(s)).add(m));
     }
   }
@@ -421,9 +421,9 @@ public class TfjniNDManager extends BaseNDManager {
     java.util.Arrays.fill(aligned, 1);
     System.arraycopy(alpha.getShape().getShape(), 0, aligned, 0, alpha.getShape().dimension());
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.NDArray unit = t.add(leadingParameterSamples("StatelessRandomGammaV2",
+      io.tfjni.eager.NDArray unit = t.add(leadingParameterSamples("StatelessRandomGammaV2",
           from(alpha).tfArray(t, DataType.FLOAT32), shape));
-      io.tfjni.NDArray scale = t.add(from(beta).tfArray(t, DataType.FLOAT32).reshape(aligned));
+      io.tfjni.eager.NDArray scale = t.add(from(beta).tfArray(t, DataType.FLOAT32).reshape(aligned));
       return wrap(unit.mul(scale));
     }
   }
@@ -432,7 +432,7 @@ public class TfjniNDManager extends BaseNDManager {
    * TensorFlow's stateless samplers want the parameter's shape last ({@code shape + param});
    * DJL puts it first, so the draw is transposed to {@code param + shape}. The caller closes it.
    */
-  private io.tfjni.NDArray leadingParameterSamples(String opName, io.tfjni.NDArray param,
+  private io.tfjni.eager.NDArray leadingParameterSamples(String opName, io.tfjni.eager.NDArray param,
       Shape shape) {
     int m = shape.dimension();
     int k = param.shape().length;
@@ -444,14 +444,14 @@ public class TfjniNDManager extends BaseNDManager {
     for (int i = 0; i < m; i++) {
       perm[k + i] = i;
     }
-    io.tfjni.OpBuilder op = tf().opBuilder(opName);
-    try (io.tfjni.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
-        io.tfjni.NDArray seed = tf().create(nextSeed(), 2)) {
+    io.tfjni.eager.OpBuilder op = tf().opBuilder(opName);
+    try (io.tfjni.eager.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
+        io.tfjni.eager.NDArray seed = tf().create(nextSeed(), 2)) {
       op.addInput(dims).addInput(seed).addInput(param);
       if (opName.equals("StatelessRandomPoisson")) {
         op.setAttr("dtype", io.tfjni.DataType.FLOAT);
       }
-      try (io.tfjni.NDArray samples = op.build()) {
+      try (io.tfjni.eager.NDArray samples = op.build()) {
         return samples.transpose(perm);
       }
     }
@@ -460,11 +460,11 @@ public class TfjniNDManager extends BaseNDManager {
   @Override
   public NDArray truncatedNormal(float loc, float scale, Shape shape, DataType dataType) {
     io.tfjni.DataType type = DataTypes.toTf(dataType);
-    try (io.tfjni.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
-        io.tfjni.NDArray seed = tf().create(nextSeed(), 2);
-        io.tfjni.NDArray unit = tf().opBuilder("StatelessTruncatedNormal").addInput(dims)
+    try (io.tfjni.eager.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
+        io.tfjni.eager.NDArray seed = tf().create(nextSeed(), 2);
+        io.tfjni.eager.NDArray unit = tf().opBuilder("StatelessTruncatedNormal").addInput(dims)
             .addInput(seed).setAttr("dtype", type).build();
-        io.tfjni.NDArray scaled = unit.mul(scale)) {
+        io.tfjni.eager.NDArray scaled = unit.mul(scale)) {
       return wrap(scaled.add(loc));
     }
   }

@@ -1,5 +1,6 @@
 package io.tfjni.djl;
 
+import ai.djl.MalformedModelException;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
@@ -9,9 +10,6 @@ import ai.djl.nn.AbstractSymbolBlock;
 import ai.djl.nn.ParameterList;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
-import ai.djl.MalformedModelException;
-import io.tfjni.BatchedResult;
-import io.tfjni.BatchingPredictor;
 import io.tfjni.GraphModel;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
@@ -19,7 +17,10 @@ import io.tfjni.SavedModel;
 import io.tfjni.Signature;
 import io.tfjni.Tensor;
 import io.tfjni.TensorSpec;
+import io.tfjni.batching.BatchedResult;
+import io.tfjni.batching.BatchingPredictor;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
@@ -29,11 +30,20 @@ import java.util.function.IntFunction;
  * from the NDArray of the same name if the list has one, else by position; outputs are named by
  * their keys and belong to the first input's manager. A frozen graph's keys are its tensor names
  * ("x:0"), in the order given.
+ *
+ * <p>A SavedModel loaded with the option {@code PreferLiteRt} (see {@link ModelThreads}) runs a
+ * forward pass whose first input has a batch size {@code tfjni convert} converted on LiteRT
+ * ({@link SavedModel#liteRtPredictors}), any other on TensorFlow; so does a batch of callers'
+ * rows.
  */
 public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseable {
   private final Signature signature;
   private final String what;
   private final Predictor predictor;
+  /** The batch sizes run on LiteRT, ascending, and their predictors: empty unless preferred. */
+  private final Map<Integer, Predictor> liteRt;
+  private final int[] liteRtSizes;
+  private final Predictor[] liteRtPredictors;
   private final List<String> inputKeys;
   private final List<String> outputKeys;
   private final List<TensorSpec> inputSpecs;
@@ -45,34 +55,63 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     // Signature lists inputs and outputs sorted by key.
     this(signature, "signature " + signature.key(), model.predictor(signature.key(),
         signature.inputKeys(), signature.outputKeys()), signature.inputKeys(),
-        signature.outputKeys(), signature.inputs(), signature.outputs());
+        signature.outputKeys(), signature.inputs(), signature.outputs(),
+        model.liteRtPredictors(signature.key(), signature.inputKeys(), signature.outputKeys()));
   }
 
   TfjniSymbolBlock(GraphModel model, List<String> inputNames, List<String> outputNames) {
     this(null, "the frozen graph", model.predictor(inputNames, outputNames),
-        List.copyOf(inputNames), List.copyOf(outputNames), null, null);
+        List.copyOf(inputNames), List.copyOf(outputNames), null, null, Map.of());
   }
 
   private TfjniSymbolBlock(Signature signature, String what, Predictor predictor,
       List<String> inputKeys, List<String> outputKeys, List<TensorSpec> inputSpecs,
-      List<TensorSpec> outputSpecs) {
+      List<TensorSpec> outputSpecs, Map<Integer, Predictor> liteRt) {
     this.signature = signature;
     this.what = what;
     this.predictor = predictor;
+    this.liteRt = liteRt;
+    this.liteRtSizes = liteRt.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+    this.liteRtPredictors = new Predictor[liteRtSizes.length];
+    for (int i = 0; i < liteRtSizes.length; i++) {
+      liteRtPredictors[i] = liteRt.get(liteRtSizes[i]);
+    }
     this.inputKeys = inputKeys;
     this.outputKeys = outputKeys;
     this.inputSpecs = inputSpecs == null ? predictor.inputs() : inputSpecs;
     this.outputSpecs = outputSpecs == null ? predictor.outputs() : outputSpecs;
   }
 
+  /**
+   * The predictor a forward pass of this batch size runs: LiteRT's if the size was converted,
+   * else TensorFlow's.
+   */
+  Predictor predictorFor(long batchSize) {
+    for (int i = 0; i < liteRtSizes.length; i++) {
+      if (liteRtSizes[i] == batchSize) {
+        return liteRtPredictors[i];
+      }
+    }
+    return predictor;
+  }
+
   /** Runs every forward pass through a batching predictor over this block's predictor. */
   void batchAcrossCallers(ModelBatching batching) throws MalformedModelException {
-    batcher = batching.over(predictor);
+    batcher = batching.over(predictor, liteRt);
   }
 
   /** The batching predictor of every forward pass, or null when the model does not batch. */
   BatchingPredictor batcher() {
     return batcher;
+  }
+
+  /**
+   * A signature's block whose subclass runs the forward pass (it has no predictor of its own,
+   * and closes what it owns itself).
+   */
+  TfjniSymbolBlock(Signature signature) {
+    this(signature, "signature " + signature.key(), null, signature.inputKeys(),
+        signature.outputKeys(), signature.inputs(), signature.outputs(), Map.of());
   }
 
   /**
@@ -87,16 +126,8 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
   @Override
   protected NDList forwardInternal(ParameterStore parameterStore, NDList inputs,
       boolean training, PairList<String, Object> params) {
-    if (inputs.size() < inputKeys.size()) {
-      throw new IllegalArgumentException(what + " needs "
-          + inputKeys.size() + " inputs " + inputKeys + ", got " + inputs.size());
-    }
+    Tensor[] feeds = feeds(inputs);
     TfjniNDManager manager = (TfjniNDManager) inputs.head().getManager();
-    // The arrays' own tensors are fed (no eager round trip); they stay the arrays'.
-    Tensor[] feeds = new Tensor[inputKeys.size()];
-    for (int i = 0; i < feeds.length; i++) {
-      feeds[i] = manager.from(pick(inputs, i)).tensor();
-    }
     if (batcher != null) {
       // This caller's rows of a batched run, in tensors of its own: they become the arrays'.
       BatchedResult result = batcher.predict(feeds);
@@ -104,12 +135,31 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     }
     // A result per call: its tensors become the output arrays' own (each freed by its array or
     // its manager), so it is not closed after a successful run, and not shared between threads.
-    RunResult result = predictor.run(feeds);
+    Tensor first = feeds.length == 0 ? null : feeds[0];
+    long batchSize = first == null || first.rank() == 0 ? -1 : first.dimension(0);
+    RunResult result = predictorFor(batchSize).run(feeds);
     return asArrays(manager, result::get, result::close);
   }
 
+  /**
+   * The tensors a forward pass feeds for {@code inputs}, in the order of the input keys: the
+   * arrays' own tensors (no eager round trip), which stay the arrays'.
+   */
+  Tensor[] feeds(NDList inputs) {
+    if (inputs.size() < inputKeys.size()) {
+      throw new IllegalArgumentException(what + " needs "
+          + inputKeys.size() + " inputs " + inputKeys + ", got " + inputs.size());
+    }
+    TfjniNDManager manager = (TfjniNDManager) inputs.head().getManager();
+    Tensor[] feeds = new Tensor[inputKeys.size()];
+    for (int i = 0; i < feeds.length; i++) {
+      feeds[i] = manager.from(pick(inputs, i)).tensor();
+    }
+    return feeds;
+  }
+
   /** The outputs as arrays of {@code manager}, named by key; on failure, all of them freed. */
-  private NDList asArrays(TfjniNDManager manager, IntFunction<Tensor> output, Runnable freeAll) {
+  NDList asArrays(TfjniNDManager manager, IntFunction<Tensor> output, Runnable freeAll) {
     NDList out = new NDList(outputKeys.size());
     try {
       for (int i = 0; i < outputKeys.size(); i++) {
@@ -189,6 +239,9 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
   public void close() {
     if (batcher != null) {
       batcher.close();
+    }
+    for (Predictor liteRt : liteRtPredictors) {
+      liteRt.close();
     }
     predictor.close();
   }

@@ -1,8 +1,8 @@
 package io.tfjni.djl;
 
 import io.tfjni.DataType;
-import io.tfjni.NDArray;
-import io.tfjni.NDManager;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 
 /**
  * torch.unique over TensorFlow's UniqueWithCountsV2, which keeps the order of first occurrence:

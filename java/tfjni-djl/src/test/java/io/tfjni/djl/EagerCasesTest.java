@@ -116,6 +116,21 @@ class EagerCasesTest {
     unary("cosh", NDArray::cosh);
     unary("tanh", NDArray::tanh);
     unary("erf", NDArray::erf);
+    unary("erfinv", NDArray::erfinv);
+    unary("asinh", NDArray::asinh);
+    unary("acosh", NDArray::acosh);
+    unary("atanh", NDArray::atanh);
+    unary("lgamma", NDArray::gammaln);
+    binary("atan2", NDArray::atan2, null);
+    binary("xlogy", NDArray::xlogy, null);
+    unary("copy", NDArray::duplicate);
+    unary("softsign", Activation::softSign);
+    unary("inverse", NDArray::inverse);
+    OPS.put("cumSum", (m, in, p) -> in[0].cumSum(p.get("axis").asInt()));
+    OPS.put("cumProd", (m, in, p) -> in[0].cumProd(p.get("axis").asInt()));
+    OPS.put("flip", (m, in, p) -> in[0].flip(ints(p.get("axes"))));
+    OPS.put("diagonal", (m, in, p) -> in[0].diagonal(p.get("offset").asInt(),
+        p.path("axis1").asInt(0), p.path("axis2").asInt(1)));
     unary("isNaN", NDArray::isNaN);
     unary("isInf", NDArray::isInfinite);
     unary("relu", Activation::relu);
@@ -145,7 +160,8 @@ class EagerCasesTest {
     OPS.put("batchMatMul_plain", (m, in, p) -> in[0].batchMatMul(in[1]));
     OPS.put("batchMatMul_broadcast", (m, in, p) -> in[0].batchMatMul(in[1]));
     OPS.put("reshape", (m, in, p) -> in[0].reshape(new Shape(longs(p.get("shape")))));
-    OPS.put("flatten", (m, in, p) -> in[0].flatten());
+    OPS.put("flatten", (m, in, p) -> p.has("first")
+        ? in[0].flatten(p.get("first").asInt(), p.get("last").asInt()) : in[0].flatten());
     OPS.put("transpose_default", (m, in, p) -> in[0].transpose());
     OPS.put("transpose_perm", (m, in, p) -> in[0].transpose(ints(p.get("perm"))));
     OPS.put("squeeze", (m, in, p) -> p.has("axes") ? in[0].squeeze(ints(p.get("axes")))
@@ -180,9 +196,9 @@ class EagerCasesTest {
   /** Cases whose DJL meaning differs from the TensorFlow op the generator ran. */
   private static final List<String> DIFFERENT_IN_DJL = List.of(
       // DJL sums and multiplies integers into INT64 (TensorFlow keeps INT32).
-      "sum_int32", "prod_axis1", "sum_empty_axis0",
-      // a STRING add is concatenation in TensorFlow, no DJL operation.
-      "add_strings", "eq_strings",
+      "sum_int32", "prod_axis1", "sum_empty_axis0", "cumSum_int32_last",
+      // tf.compat.v1.image.resize's sampling: DJL's resize has half-pixel centers by default.
+      "resize_bilinear_v1", "resize_nearest_v1",
       // DJL's full takes a float value: 0.1 cannot reach a FLOAT64 array unrounded.
       "full_scalar");
 

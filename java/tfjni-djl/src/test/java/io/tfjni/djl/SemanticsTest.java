@@ -3,6 +3,7 @@ package io.tfjni.djl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
@@ -10,6 +11,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import io.tfjni.TensorFlowException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -139,5 +141,57 @@ class SemanticsTest extends ManagerTest {
     assertArrayEquals(new long[] {1, 0, 2, 0}, top.get(1).toLongArray());
     NDList bottom = m.topK(1, 0, false, true);
     assertArrayEquals(new float[] {3, 2, 1}, bottom.get(0).toFloatArray());
+  }
+
+  @Test
+  void smallestFirstHoldsForTheSmallestIntAndUnsignedBytes() {
+    // Ranking by the largest of the negated values would lose the smallest int (its negation
+    // overflows to itself) and has no kernel for UINT8.
+    int[] ints = {5, Integer.MIN_VALUE, -1, Integer.MAX_VALUE, 0};
+    NDList smallest = manager.create(ints).topK(3, 0, false, true);
+    assertArrayEquals(new int[] {Integer.MIN_VALUE, -1, 0}, smallest.get(0).toIntArray());
+    assertArrayEquals(new long[] {1, 2, 4}, smallest.get(1).toLongArray());
+    NDArray bytes = manager.create(new byte[] {(byte) 255, 0, 7, (byte) 128}).toType(
+        DataType.UINT8, false);
+    NDList least = bytes.topK(2, 0, false, true);
+    assertArrayEquals(new byte[] {0, 7}, least.get(0).toByteArray());
+    assertArrayEquals(new long[] {1, 2}, least.get(1).toLongArray());
+  }
+
+  @Test
+  void integerDivisionRoundsTowardZeroForEveryIntegerType() {
+    // Java's / rounds toward zero: the expected values are Java's arithmetic.
+    int[] a = {7, -7, 7, -7, 0};
+    int[] b = {2, 2, -2, -2, 3};
+    int[] quotients = new int[a.length];
+    for (int i = 0; i < a.length; i++) {
+      quotients[i] = a[i] / b[i];
+    }
+    for (DataType type : new DataType[] {DataType.INT8, DataType.INT32, DataType.INT64}) {
+      NDArray q = manager.create(a).toType(type, false).div(manager.create(b).toType(type, false));
+      assertEquals(type, q.getDataType());
+      assertArrayEquals(quotients, q.toType(DataType.INT32, false).toIntArray(), type.name());
+    }
+    NDArray u = manager.create(new int[] {7, 200, 255}).toType(DataType.UINT8, false);
+    assertArrayEquals(new int[] {7 / 2, 200 / 2, 255 / 2},
+        u.div(2).toType(DataType.INT32, false).toIntArray());
+    NDArray lowest = manager.create(new long[] {Long.MIN_VALUE});
+    assertArrayEquals(new long[] {Long.MIN_VALUE / -1}, lowest.div(-1L).toLongArray());
+  }
+
+  @Test
+  void integerDivisionByZeroIsTensorFlowsError() {
+    NDArray a = manager.create(new int[] {1, 2});
+    TensorFlowException e = assertThrows(TensorFlowException.class,
+        () -> a.div(manager.create(new int[] {1, 0})));
+    assertEquals(TensorFlowException.Code.INVALID_ARGUMENT, e.code());
+    assertTrue(e.getMessage().contains("Integer division by zero"), e.getMessage());
+  }
+
+  @Test
+  void stringsAddByConcatenating() {
+    NDArray a = manager.create(new String[] {"a", "bc", ""});
+    NDArray b = manager.create(new String[] {"x", "", "yz"});
+    assertArrayEquals(new String[] {"ax", "bc", "yz"}, a.add(b).toStringArray());
   }
 }

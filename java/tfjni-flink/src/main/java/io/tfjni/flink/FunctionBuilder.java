@@ -20,6 +20,7 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
   private Duration maxDelay = Duration.ofMillis(5);
   private int intraOpThreads;
   private int interOpThreads;
+  private int liteRtThreads;
   private InvalidRecords invalidRecords = InvalidRecords.ERROR;
   /** How often the base directory of versions is polled; null when the path is the model. */
   private Duration versionPollInterval;
@@ -116,6 +117,26 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
   }
 
   /**
+   * Runs the LiteRT models {@code tfjni convert} wrote beside the SavedModel, each on this many
+   * CPU threads: a batch of a converted size runs on LiteRT, any other on TensorFlow (the core's
+   * {@code SessionOptions.preferLiteRt} and {@code SavedModel.liteRtPredictors}; LiteRT serves
+   * when the function feeds every input and computes every output in key order, its default).
+   * 0, if not given: TensorFlow only. docs/LITERT.md has more.
+   *
+   * @param threads 0 or more
+   * @return this builder
+   * @throws IllegalArgumentException if {@code threads} is negative
+   */
+  public B preferLiteRt(int threads) {
+    if (threads < 0) {
+      throw new IllegalArgumentException("LiteRT thread count must be >= 1, or 0 for TensorFlow"
+          + " only, got " + threads);
+    }
+    this.liteRtThreads = threads;
+    return self();
+  }
+
+  /**
    * What a record that cannot feed the model does; {@link InvalidRecords#ERROR} if not given.
    * Each function says which policies it takes.
    *
@@ -148,7 +169,7 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
           + ", not " + invalidRecords);
     }
     return new ModelSettings(modelPath, tags, signatureKey, List.copyOf(inputKeys), outputKeys,
-        maxBatchSize, maxDelay, intraOpThreads, interOpThreads, invalidRecords,
+        maxBatchSize, maxDelay, intraOpThreads, interOpThreads, liteRtThreads, invalidRecords,
         versionPollInterval);
   }
 }

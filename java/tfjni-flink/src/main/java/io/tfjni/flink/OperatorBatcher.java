@@ -1,10 +1,11 @@
 package io.tfjni.flink;
 
-import io.tfjni.BatchedResult;
-import io.tfjni.BatchingPredictor;
 import io.tfjni.DataType;
 import io.tfjni.Predictor;
+import io.tfjni.RowSpec;
 import io.tfjni.Tensor;
+import io.tfjni.batching.BatchedResult;
+import io.tfjni.batching.BatchingPredictor;
 import java.lang.reflect.Array;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -15,40 +16,42 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The operator's records through tfjni's {@link BatchingPredictor}, which queues, batches and
  * runs them: a record's rows go in as the arrays they are (copied once, into the queue), and its
- * prediction comes out as its rows of every output, copied into primitive arrays. The predictor
- * is borrowed, not owned.
+ * prediction comes out as its rows of every output, copied into primitive arrays. The predictors
+ * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned.
  */
 final class OperatorBatcher implements RecordBatcher {
   private final BatchingPredictor batcher;
-  private final List<RowLayout> inputs;
-  private final List<RowLayout> outputs;
+  private final List<RowSpec> inputs;
+  private final List<RowSpec> outputs;
 
   /**
    * @throws IllegalArgumentException naming an input or output that cannot be batched (the core's
    *     rule) or whose row is not of a known shape (this module's, as rows are flattened arrays)
    */
-  OperatorBatcher(Predictor predictor, int maxBatchSize, Duration maxDelay, String threadName) {
+  OperatorBatcher(Predictor predictor, Map<Integer, Predictor> bySize, int maxBatchSize,
+      Duration maxDelay, String threadName) {
     // The async operator's capacity already bounds the records in flight, and a record it hands
     // over must not be refused (that would fail the job instead of holding the source back): the
     // queue is left unbounded here.
     this.batcher = BatchingPredictor.builder(predictor).maxBatchSize(maxBatchSize)
-        .maxDelay(maxDelay).unboundedQueue().threadName(threadName).build();
+        .maxDelay(maxDelay).unboundedQueue().threadName(threadName).predictorsBySize(bySize)
+        .build();
     try {
-      this.inputs = RowLayout.of(predictor.inputs(), "input");
-      this.outputs = RowLayout.of(predictor.outputs(), "output");
+      this.inputs = SubtaskModel.arrayRows(predictor.inputs(), "input");
+      this.outputs = SubtaskModel.arrayRows(predictor.outputs(), "output");
     } catch (RuntimeException e) {
       batcher.close();
       throw e;
     }
   }
 
-  /** The layout of each input's row, in the predictor's input order, to check records with. */
-  List<RowLayout> inputs() {
+  /** The row of each input, in the predictor's input order. */
+  List<RowSpec> inputs() {
     return inputs;
   }
 
   /** The layout of each output's row, in the order of the predictions' outputs. */
-  List<RowLayout> outputs() {
+  List<RowSpec> outputs() {
     return outputs;
   }
 
@@ -70,11 +73,11 @@ final class OperatorBatcher implements RecordBatcher {
    * A record's prediction from its batched result (closed here): its rows of every output, in
    * the order of {@code outputs}, copied out.
    */
-  static Prediction prediction(BatchedResult result, List<RowLayout> outputs) {
+  static Prediction prediction(BatchedResult result, List<RowSpec> outputs) {
     try (result) {
       Map<String, Object> rows = new LinkedHashMap<>();
       for (int o = 0; o < outputs.size(); o++) {
-        RowLayout layout = outputs.get(o);
+        RowSpec layout = outputs.get(o);
         rows.put(layout.key(), row(result.get(o), layout));
       }
       return new Prediction(rows);
@@ -82,16 +85,16 @@ final class OperatorBatcher implements RecordBatcher {
   }
 
   /** A record's row of an output: a primitive array of its type, or byte[][] for STRING. */
-  private static Object row(Tensor output, RowLayout layout) {
+  private static Object row(Tensor output, RowSpec layout) {
     if (layout.dataType() == DataType.STRING) {
       byte[][] row = output.toBytesArray();
-      if (row.length != layout.elements()) {
+      if (row.length != layout.arrayLength()) {
         throw new IllegalStateException("output '" + layout.key() + "' gave " + row.length
-            + " strings for a record, not " + layout.elements());
+            + " strings for a record, not " + layout.arrayLength());
       }
       return row;
     }
-    Object row = Array.newInstance(layout.dataType().javaComponent(), layout.elements());
+    Object row = Array.newInstance(layout.dataType().javaComponent(), layout.arrayLength());
     output.copyTo(row);  // refuses an output whose size is not one row
     return row;
   }

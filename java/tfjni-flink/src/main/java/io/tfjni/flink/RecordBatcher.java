@@ -9,10 +9,10 @@ import java.util.concurrent.CompletableFuture;
 interface RecordBatcher extends AutoCloseable {
   /**
    * Queues one record: its row of every input, in the predictor's input order, each a primitive
-   * array already checked against its input ({@link RowLayout}). The future completes with the
-   * record's outputs, or fails with its batch's exception, with the rows' exception if they do
-   * not fit the signature, or with {@link IllegalStateException} once the batcher is closed; it
-   * never throws.
+   * array (or {@code String[]}, {@code byte[][]}) that the core checks once ({@link
+   * io.tfjni.RowSpec#checkArray}). The future completes with the record's outputs, or fails with
+   * its batch's exception, with {@link io.tfjni.InvalidRowException} if a row does not fit its
+   * input, or with {@link IllegalStateException} once the batcher is closed; it never throws.
    */
   CompletableFuture<Prediction> submit(Object[] rows);
 

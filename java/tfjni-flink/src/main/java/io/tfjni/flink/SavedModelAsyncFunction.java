@@ -1,6 +1,10 @@
 package io.tfjni.flink;
 
+import io.tfjni.DataType;
+import io.tfjni.InvalidRowException;
+import io.tfjni.RowSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -23,6 +27,9 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  */
 public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, OUT> {
   private static final long serialVersionUID = 1;
+  /** The invalid-record policies the function takes. */
+  private static final List<InvalidRecords> POLICIES =
+      List.of(InvalidRecords.ERROR, InvalidRecords.SKIP);
 
   /** What the function runs and how. */
   private final ModelSettings settings;
@@ -65,25 +72,37 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
     long number = recordNumber++;
     Object[] rows = new Object[inputs.size()];
     for (int i = 0; i < rows.length; i++) {
-      InputField<IN> field = inputs.get(i);
-      Object value = record == null ? null : field.reader().read(record);
-      RowLayout layout = model.inputs().get(i);
-      String problem = record == null ? "belongs to a null record" : layout.problemWith(value);
-      if (problem != null) {
-        if (settings.invalidRecords() == InvalidRecords.SKIP) {
-          resultFuture.complete(Collections.emptyList());
-        } else {
-          resultFuture.completeExceptionally(InvalidRecordError.of("field '" + field.name() + "'",
-              field.inputKey(), "record", number, subtask, String.valueOf(record), problem,
-              layout.describe(), "SKIP"));
-        }
-        return;
-      }
-      rows[i] = value;
+      rows[i] = record == null ? null : inputs.get(i).reader().read(record);
     }
+    // The core checks the rows, once, as it queues them: a row that does not fit fails the future.
     Completions.relay(model.submit(rows), prediction ->
         resultFuture.complete(Collections.singletonList(mapper.map(record, prediction))),
-        resultFuture::completeExceptionally);
+        failure -> {
+          if (!(failure instanceof InvalidRowException refused)) {
+            resultFuture.completeExceptionally(failure);
+          } else if (settings.invalidRecords() == InvalidRecords.SKIP) {
+            resultFuture.complete(Collections.emptyList());
+          } else {
+            resultFuture.completeExceptionally(error(record, number, refused));
+          }
+        });
+  }
+
+  /** The exception of a record under ERROR, naming the field, the record and the setting. */
+  private IllegalArgumentException error(IN record, long number, InvalidRowException refused) {
+    int i = 0;
+    while (!inputs.get(i).inputKey().equals(refused.inputKey())) {
+      i++;
+    }
+    RowSpec row = model.inputs().get(i);
+    String array = row.dataType() == DataType.STRING ? "String[] or byte[][]"
+        : row.dataType().javaComponent().arrayType().getSimpleName();
+    String expected = array + " of " + row.arrayLength() + " elements (" + row.dataType() + " "
+        + Arrays.toString(row.shape()) + " per record)";
+    return InvalidRecordError.of("field '" + inputs.get(i).name() + "'", refused.inputKey(),
+        "record", number, subtask, String.valueOf(record),
+        record == null ? "belongs to a null record" : refused.problem(), expected,
+        "invalidRecords", POLICIES);
   }
 
   @Override
@@ -148,7 +167,7 @@ public final class SavedModelAsyncFunction<IN, OUT> extends RichAsyncFunction<IN
         throw new IllegalStateException("no input: give each signature input with input(...)");
       }
       ModelSettings settings = settings(inputs.stream().map(InputField::inputKey).toList(),
-          List.of(InvalidRecords.ERROR, InvalidRecords.SKIP), "SavedModelAsyncFunction");
+          POLICIES, "SavedModelAsyncFunction");
       return new SavedModelAsyncFunction<>(settings, List.copyOf(inputs),
           Objects.requireNonNull(mapper, "mapper"));
     }

@@ -1,5 +1,6 @@
 package io.tfjni.flink;
 
+import io.tfjni.RowSpec;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.table.catalog.DataTypeFactory;
@@ -32,7 +33,7 @@ public final class SavedModelScalarFunction extends AsyncScalarFunction {
   }
 
   /** The result's SQL type: the one output's, or a ROW of several. */
-  static DataType resultType(List<RowLayout> outputs) {
+  static DataType resultType(List<RowSpec> outputs) {
     return outputs.size() == 1 ? SqlTypes.of(outputs.get(0)) : SqlTypes.row(outputs);
   }
 

@@ -1,5 +1,6 @@
 package io.tfjni.flink;
 
+import io.tfjni.RowSpec;
 import io.tfjni.SessionOptions;
 import io.tfjni.ThreadPools;
 import io.tfjni.serving.ServingBatchingPredictor;
@@ -21,12 +22,12 @@ final class SharedVersions {
   static final class Held {
     final VersionedModel model;
     final ServingBatchingPredictor batcher;
-    final List<RowLayout> inputs;
-    final List<RowLayout> outputs;
+    final List<RowSpec> inputs;
+    final List<RowSpec> outputs;
     private int holders;
 
-    private Held(VersionedModel model, ServingBatchingPredictor batcher, List<RowLayout> inputs,
-        List<RowLayout> outputs) {
+    private Held(VersionedModel model, ServingBatchingPredictor batcher, List<RowSpec> inputs,
+        List<RowSpec> outputs) {
       this.model = model;
       this.batcher = batcher;
       this.inputs = inputs;
@@ -68,6 +69,7 @@ final class SharedVersions {
     SessionOptions options = SessionOptions.defaults();
     ThreadPools.intraOpThreads(options, settings.intraOpThreads());
     ThreadPools.interOpThreads(options, settings.interOpThreads());
+    options.preferLiteRt(settings.liteRtThreads());
     VersionedModel model = VersionedModel.builder(Path.of(settings.modelPath()))
         .tags(settings.tags().toArray(new String[0])).sessionOptions(options)
         .pollInterval(settings.versionPollInterval()).build();
@@ -86,8 +88,8 @@ final class SharedVersions {
           // The async operators' capacities bound the rows in flight, as for OperatorBatcher.
           builder -> builder.maxBatchSize(settings.maxBatchSize()).maxDelay(settings.maxDelay())
               .unboundedQueue().threadName("tfjni-batching " + model.name()));
-      return new Held(model, batcher, RowLayout.of(layouts.inputs(), "input"),
-          RowLayout.of(layouts.outputs(), "output"));
+      return new Held(model, batcher, SubtaskModel.arrayRows(layouts.inputs(), "input"),
+          SubtaskModel.arrayRows(layouts.outputs(), "output"));
     } catch (RuntimeException e) {
       model.close();
       throw e;

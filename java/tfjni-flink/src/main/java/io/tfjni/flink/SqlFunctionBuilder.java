@@ -80,7 +80,7 @@ public final class SqlFunctionBuilder extends FunctionBuilder<SqlFunctionBuilder
       throw new IllegalStateException("no input: give each signature input with input(...)");
     }
     return new SqlPredictions(settings(inputKeys, policiesTaken, function),
-        List.copyOf(columns), 0);
+        List.copyOf(columns), 0, "invalidRecords", policiesTaken);
   }
 
   /**
@@ -88,16 +88,19 @@ public final class SqlFunctionBuilder extends FunctionBuilder<SqlFunctionBuilder
    * keys, from the call's arguments after its first (the model's path).
    */
   SqlPredictions everyInputAfterThePath(String function) {
-    return new SqlPredictions(settings(List.of(), SCALAR_POLICIES, function), List.of(), 1);
+    return new SqlPredictions(settings(List.of(), SCALAR_POLICIES, function), List.of(), 1,
+        "the job parameter '" + SavedModelPredict.INVALID_RECORDS_PARAMETER + "'",
+        SCALAR_POLICIES);
   }
 
   /**
    * Predictions fed by the inputs given, in their order (every input of the signature, in the
    * order of their keys, if none was given), as a model provider makes them: it takes every
-   * invalid-row policy.
+   * invalid-row policy, set by {@code policyOption}.
    */
-  SqlPredictions modelPredictions(String function) {
-    return new SqlPredictions(settings(inputKeys, List.of(InvalidRecords.values()), function),
-        List.copyOf(columns), 0);
+  SqlPredictions modelPredictions(String function, String policyOption) {
+    List<InvalidRecords> every = List.of(InvalidRecords.values());
+    return new SqlPredictions(settings(inputKeys, every, function), List.copyOf(columns), 0,
+        policyOption, every);
   }
 }

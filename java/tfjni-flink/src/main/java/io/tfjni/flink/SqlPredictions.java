@@ -1,5 +1,7 @@
 package io.tfjni.flink;
 
+import io.tfjni.InvalidRowException;
+import io.tfjni.RowSpec;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,19 +40,26 @@ final class SqlPredictions implements Serializable {
   private final List<String> columns;
   /** The position (from 0) of the call's first argument that feeds an input. */
   private final int firstInput;
+  /** The setting that changes what an invalid row does, as the function's user names it. */
+  private final String policyOption;
+  /** The invalid-row policies the function takes. */
+  private final List<InvalidRecords> policies;
 
   /** The signature's layouts, read once on the client for the planner. */
-  private transient List<RowLayout> plannedInputs;
-  private transient List<RowLayout> plannedOutputs;
+  private transient List<RowSpec> plannedInputs;
+  private transient List<RowSpec> plannedOutputs;
 
   private transient SubtaskModel model;
   private transient long rowNumber;
   private transient int subtask;
 
-  SqlPredictions(ModelSettings settings, List<String> columns, int firstInput) {
+  SqlPredictions(ModelSettings settings, List<String> columns, int firstInput,
+      String policyOption, List<InvalidRecords> policies) {
     this.settings = settings;
     this.columns = columns;
     this.firstInput = firstInput;
+    this.policyOption = policyOption;
+    this.policies = List.copyOf(policies);
   }
 
   ModelSettings settings() {
@@ -62,7 +71,7 @@ final class SqlPredictions implements Serializable {
    * of them, as its input's row needs ({@link SqlTypes}); the result {@code resultType} makes
    * from the outputs' layouts.
    */
-  TypeInference typeInference(Function<List<RowLayout>, DataType> resultType) {
+  TypeInference typeInference(Function<List<RowSpec>, DataType> resultType) {
     return TypeInference.newBuilder().inputTypeStrategy(new Arguments())
         .outputTypeStrategy(call -> Optional.of(resultType.apply(plannedOutputs()))).build();
   }
@@ -74,13 +83,13 @@ final class SqlPredictions implements Serializable {
    */
   Optional<List<DataType>> checkInputs(CallContext call, boolean throwOnFailure) {
     List<DataType> arguments = call.getArgumentDataTypes();
-    List<RowLayout> inputs = plannedInputs();
+    List<RowSpec> inputs = plannedInputs();
     // Only SavedModelPredict's count can differ (its path comes first): the builder's
     // functions declare theirs.
     if (arguments.size() - firstInput != inputs.size()) {
       return call.fail(throwOnFailure, "%s takes %d arguments after the model's path, one per "
           + "input of signature '%s' (%s), got %d", call.getName(), inputs.size(),
-          settings.signatureKey(), inputs.stream().map(RowLayout::key).toList(),
+          settings.signatureKey(), inputs.stream().map(RowSpec::key).toList(),
           arguments.size() - firstInput);
     }
     for (int i = 0; i < inputs.size(); i++) {
@@ -102,7 +111,7 @@ final class SqlPredictions implements Serializable {
   }
 
   /** The layout of each output's row, read from the model on the client for the planner. */
-  synchronized List<RowLayout> plannedOutputs() {
+  synchronized List<RowSpec> plannedOutputs() {
     readSignature();
     return plannedOutputs;
   }
@@ -127,20 +136,23 @@ final class SqlPredictions implements Serializable {
    */
   <T> void predict(Object[] varargs, CompletableFuture<T> result, T invalid,
       Function<Object[], T> answer) {
-    Object[] rows;
+    long number = rowNumber++;
+    Object[] arguments = arguments(varargs);
+    CompletableFuture<Prediction> prediction;
     try {
-      rows = rows(arguments(varargs));
-    } catch (IllegalArgumentException e) {
-      result.completeExceptionally(e);
-      return;
+      prediction = model.submit(rows(arguments));  // the core checks the rows: once
+    } catch (InvalidRowException e) {  // a number the conversion refused
+      prediction = CompletableFuture.failedFuture(e);
     }
-    if (rows == null) {
-      result.complete(invalid);
-      return;
-    }
-    Completions.relay(model.submit(rows),
-        prediction -> result.complete(answer.apply(values(prediction))),
-        result::completeExceptionally);
+    Completions.relay(prediction, p -> result.complete(answer.apply(values(p))), failure -> {
+      if (!(failure instanceof InvalidRowException refused)) {
+        result.completeExceptionally(failure);
+      } else if (settings.invalidRecords() == InvalidRecords.ERROR) {
+        result.completeExceptionally(error(refused, arguments, number));
+      } else {
+        result.complete(invalid);
+      }
+    });
   }
 
   /**
@@ -156,24 +168,23 @@ final class SqlPredictions implements Serializable {
     predict(arguments, result, invalid, values -> List.of(GenericRowData.of(values)));
   }
 
-  /** The record's rows of one call; null for an invalid row under SKIP or KEEP. */
+  /** The record's rows of one call, its numbers converted to their inputs' dtypes. */
   private Object[] rows(Object[] arguments) {
-    long number = rowNumber++;
     Object[] rows = new Object[arguments.length];
     for (int i = 0; i < rows.length; i++) {
-      RowLayout input = model.inputs().get(i);
-      try {
-        rows[i] = SqlValues.toRow(arguments[i], input);
-      } catch (SqlValues.InvalidValue invalid) {
-        if (settings.invalidRecords() != InvalidRecords.ERROR) {
-          return null;
-        }
-        throw InvalidRecordError.of(argument(i), input.key(), "row",
-            number, subtask, Arrays.deepToString(arguments), invalid.getMessage(),
-            SqlTypes.describe(input), "KEEP");
-      }
+      rows[i] = SqlValues.toRow(arguments[i], model.inputs().get(i));
     }
     return rows;
+  }
+
+  /** The exception of a row under ERROR, naming the argument, the row and the setting. */
+  private IllegalArgumentException error(InvalidRowException refused, Object[] arguments,
+      long number) {
+    List<RowSpec> inputs = model.inputs();
+    int i = inputs.stream().map(RowSpec::key).toList().indexOf(refused.inputKey());
+    return InvalidRecordError.of(argument(i), refused.inputKey(), "row", number, subtask,
+        Arrays.deepToString(arguments), refused.problem(), SqlTypes.describe(inputs.get(i)),
+        policyOption, policies);
   }
 
   /**
@@ -195,10 +206,10 @@ final class SqlPredictions implements Serializable {
 
   /** The SQL value of each output, in the order of the outputs. */
   private Object[] values(Prediction prediction) {
-    List<RowLayout> outputs = model.outputs();
+    List<RowSpec> outputs = model.outputs();
     Object[] values = new Object[outputs.size()];
     for (int o = 0; o < values.length; o++) {
-      RowLayout output = outputs.get(o);
+      RowSpec output = outputs.get(o);
       values[o] = SqlValues.toSql(prediction.get(output.key()), output);
     }
     return values;
@@ -212,7 +223,7 @@ final class SqlPredictions implements Serializable {
   }
 
   /** The layout of each input's row, read from the model on the client for the planner. */
-  synchronized List<RowLayout> plannedInputs() {
+  synchronized List<RowSpec> plannedInputs() {
     readSignature();
     return plannedInputs;
   }
@@ -242,7 +253,7 @@ final class SqlPredictions implements Serializable {
     @Override
     public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
       List<Signature.Argument> arguments = new ArrayList<>();
-      List<RowLayout> inputs = plannedInputs();
+      List<RowSpec> inputs = plannedInputs();
       for (int i = 0; i < columns.size(); i++) {
         arguments.add(Signature.Argument.of(columns.get(i), SqlTypes.describe(inputs.get(i))));
       }

@@ -1,6 +1,7 @@
 package io.tfjni.flink;
 
 import io.tfjni.DataType;
+import io.tfjni.RowSpec;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.table.api.DataTypes;
@@ -31,24 +32,24 @@ final class SqlTypes {
   private SqlTypes() {}
 
   /** Why an argument of SQL type {@code type} cannot feed {@code input}, or null if it can. */
-  static String whyNot(LogicalType type, RowLayout input) {
+  static String whyNot(LogicalType type, RowSpec input) {
     String problem = unsupported(input, "input");
     if (problem != null) {
       return problem;
     }
     Set<LogicalTypeRoot> elements = input.dataType() == DataType.STRING ? STRINGS : NUMBERS;
-    boolean fits = input.rowShape().length == 0 ? elements.contains(type.getTypeRoot())
+    boolean fits = input.rank() == 0 ? elements.contains(type.getTypeRoot())
         : type instanceof ArrayType array
             && elements.contains(array.getElementType().getTypeRoot());
     return fits ? null : "a column of " + type + " cannot feed " + describe(input);
   }
 
   /** What an argument feeding {@code input} must be, for messages. */
-  static String describe(RowLayout input) {
-    String row = input.dataType() + " " + java.util.Arrays.toString(input.rowShape()) + " per row";
+  static String describe(RowSpec input) {
+    String row = input.describe();
     String element = input.dataType() == DataType.STRING ? "string" : "number";
-    return input.rowShape().length == 0 ? "a " + element + " (" + row + ")"
-        : "an ARRAY of " + input.elements() + " " + element + "s (" + row + ")";
+    return input.rank() == 0 ? "a " + element + " (" + row + ")"
+        : "an ARRAY of " + input.arrayLength() + " " + element + "s (" + row + ")";
   }
 
   /**
@@ -56,7 +57,7 @@ final class SqlTypes {
    * values are handed over as Flink's internal data (no conversion, and a null passes: Flink's
    * async operators convert a result without checking for null).
    */
-  static org.apache.flink.table.types.DataType of(RowLayout output) {
+  static org.apache.flink.table.types.DataType of(RowSpec output) {
     String problem = unsupported(output, "output");
     if (problem != null) {
       throw new IllegalArgumentException(problem);
@@ -68,17 +69,17 @@ final class SqlTypes {
       case INT64 -> DataTypes.BIGINT();
       default -> DataTypes.STRING().bridgedTo(StringData.class);
     };
-    return output.rowShape().length == 0 ? element
+    return output.rank() == 0 ? element
         : DataTypes.ARRAY(element.notNull()).bridgedTo(ArrayData.class);
   }
 
   /** A ROW of the outputs, each a field named by its key; internal data, as {@link #of}. */
-  static org.apache.flink.table.types.DataType row(List<RowLayout> outputs) {
+  static org.apache.flink.table.types.DataType row(List<RowSpec> outputs) {
     return DataTypes.ROW(outputs.stream().map(o -> DataTypes.FIELD(o.key(), of(o))).toList())
         .bridgedTo(RowData.class);
   }
 
-  private static String unsupported(RowLayout layout, String what) {
+  private static String unsupported(RowSpec layout, String what) {
     return DTYPES.contains(layout.dataType()) ? null : what + " '" + layout.key() + "' is "
         + layout.dataType() + ": the SQL functions take FLOAT, DOUBLE, INT32, INT64 and STRING";
   }

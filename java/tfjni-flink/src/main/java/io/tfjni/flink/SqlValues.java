@@ -1,6 +1,8 @@
 package io.tfjni.flink;
 
 import io.tfjni.DataType;
+import io.tfjni.InvalidRowException;
+import io.tfjni.RowSpec;
 import java.lang.reflect.Array;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.GenericArrayData;
@@ -15,48 +17,46 @@ import org.apache.flink.table.types.logical.LogicalType;
 final class SqlValues {
   private SqlValues() {}
 
-  /** A value that cannot be a row of its input; the message says why. */
-  static final class InvalidValue extends Exception {
-    private static final long serialVersionUID = 1;
-
-    InvalidValue(String problem) {
-      super(problem, null, false, false);
-    }
-  }
-
   /**
    * The row an SQL argument feeds to {@code input}: a number or string for an input of one
-   * value per row, else an ARRAY of them, flattened.
+   * value per row, else an ARRAY of them, flattened; numbers converted to the input's dtype by
+   * the core's row rule. The row's length and its strings are left for the core to check when
+   * it is queued ({@link RowSpec#checkArray}), so a null argument is a null row.
    *
-   * @throws InvalidValue for a null, a null element, another length, a fraction for an integer
-   *     input or a value out of its range
+   * @throws InvalidRowException for a null number, or a number that is not whole for an
+   *     integer input or is out of its range
    */
-  static Object toRow(Object value, RowLayout input) throws InvalidValue {
+  static Object toRow(Object value, RowSpec input) {
     if (value == null) {
-      throw new InvalidValue("is null");
+      return null;
     }
-    Object[] values = input.rowShape().length == 0 ? new Object[] {value} : elements(value);
-    if (values.length != input.elements()) {
-      throw new InvalidValue("has " + values.length + " elements");
-    }
+    Object[] values = input.rank() == 0 ? new Object[] {value} : elements(value);
     if (input.dataType() == DataType.STRING) {
-      return strings(values);
+      String[] row = new String[values.length];
+      for (int i = 0; i < values.length; i++) {
+        row[i] = values[i] == null ? null : values[i].toString();
+      }
+      return row;
     }
     Object row = Array.newInstance(input.dataType().javaComponent(), values.length);
     for (int i = 0; i < values.length; i++) {
       if (!(values[i] instanceof Number number)) {
-        throw new InvalidValue("has a null at element " + i);
+        throw new InvalidRowException(input.key(), "has a null at element " + i);
       }
       switch (input.dataType()) {
         case FLOAT -> Array.setFloat(row, i, number.floatValue());
         case DOUBLE -> Array.setDouble(row, i, number.doubleValue());
-        case INT32 -> Array.setInt(row, i, (int) integral(number, i, Integer.MIN_VALUE,
-            Integer.MAX_VALUE, input));
-        default -> Array.setLong(row, i, integral(number, i, Long.MIN_VALUE, Long.MAX_VALUE,
-            input));
+        case INT32 -> Array.setInt(row, i, (int) integer(number, i, input));
+        default -> Array.setLong(row, i, integer(number, i, input));
       }
     }
     return row;
+  }
+
+  private static long integer(Number number, int element, RowSpec input) {
+    return number instanceof Float || number instanceof Double
+        ? input.toInteger(number.doubleValue(), element)
+        : input.toInteger(number.longValue(), element);
   }
 
   /**
@@ -97,47 +97,17 @@ final class SqlValues {
     return boxed;
   }
 
-  private static String[] strings(Object[] values) throws InvalidValue {
-    String[] row = new String[values.length];
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null) {
-        throw new InvalidValue("has a null at element " + i);
-      }
-      row[i] = values[i].toString();
-    }
-    return row;
-  }
-
-  private static long integral(Number number, int element, long min, long max, RowLayout input)
-      throws InvalidValue {
-    if (number instanceof Float || number instanceof Double) {
-      double d = number.doubleValue();
-      // Doubles at and above 2^63 round to Long.MAX_VALUE, so the upper bound is exclusive.
-      if (d != Math.rint(d) || d < min || d >= (double) max + 1) {
-        throw new InvalidValue("has " + number + " at element " + element + ", not an "
-            + input.dataType());
-      }
-      return (long) d;
-    }
-    long n = number.longValue();
-    if (n < min || n > max) {
-      throw new InvalidValue("has " + number + " at element " + element + ", out of "
-          + input.dataType() + "'s range");
-    }
-    return n;
-  }
-
   /** An output's row as its SQL value ({@link SqlTypes#of}): the one value, or an ARRAY. */
-  static Object toSql(Object row, RowLayout output) {
+  static Object toSql(Object row, RowSpec output) {
     if (output.dataType() == DataType.STRING) {
       byte[][] strings = (byte[][]) row;
       StringData[] values = new StringData[strings.length];
       for (int i = 0; i < values.length; i++) {
         values[i] = StringData.fromBytes(strings[i]);  // UTF-8, as a SQL string's bytes are
       }
-      return output.rowShape().length == 0 ? values[0] : new GenericArrayData(values);
+      return output.rank() == 0 ? values[0] : new GenericArrayData(values);
     }
-    if (output.rowShape().length == 0) {
+    if (output.rank() == 0) {
       return Array.get(row, 0);
     }
     return switch (output.dataType()) {

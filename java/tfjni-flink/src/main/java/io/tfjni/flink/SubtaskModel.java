@@ -2,8 +2,11 @@ package io.tfjni.flink;
 
 import io.tfjni.ModelCache;
 import io.tfjni.Predictor;
+import io.tfjni.RowSpec;
+import io.tfjni.TensorSpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,12 +20,12 @@ final class SubtaskModel implements AutoCloseable {
   static final ModelCache MODELS = new ModelCache("tfjni-flink", Duration.ZERO);
 
   private final RecordBatcher batcher;
-  private final List<RowLayout> inputs;
-  private final List<RowLayout> outputs;
+  private final List<RowSpec> inputs;
+  private final List<RowSpec> outputs;
   /** Frees what the batcher runs on: the predictor and the lease, or the versioned model. */
   private final Runnable release;
 
-  private SubtaskModel(RecordBatcher batcher, List<RowLayout> inputs, List<RowLayout> outputs,
+  private SubtaskModel(RecordBatcher batcher, List<RowSpec> inputs, List<RowSpec> outputs,
       Runnable release) {
     this.batcher = batcher;
     this.inputs = inputs;
@@ -41,23 +44,29 @@ final class SubtaskModel implements AutoCloseable {
   static SubtaskModel open(ModelSettings settings, String threadName) {
     if (settings.versionPollInterval() != null) {
       SharedVersions.Held held = SharedVersions.acquire(settings);
-      return new SubtaskModel(new VersionedBatcher(held.batcher, held.inputs, held.outputs),
+      return new SubtaskModel(new VersionedBatcher(held.batcher, held.outputs),
           held.inputs, held.outputs, () -> SharedVersions.release(settings));
     }
     ModelCache.Lease lease = MODELS.acquire(settings.cacheKey());
     Predictor predictor = null;
+    Map<Integer, Predictor> liteRt = Map.of();
     try {
       // No input keys given: every input of the signature, in the order of their keys.
       List<String> inputKeys = settings.inputKeys().isEmpty()
           ? lease.model().signature(settings.signatureKey()).inputKeys() : settings.inputKeys();
       predictor = lease.model().predictor(settings.signatureKey(), inputKeys,
           settings.outputKeys());
-      OperatorBatcher batcher = new OperatorBatcher(predictor, settings.maxBatchSize(),
+      // Batches of a converted size run on LiteRT (none unless the settings prefer it).
+      liteRt = lease.model().liteRtPredictors(settings.signatureKey(), inputKeys,
+          settings.outputKeys());
+      OperatorBatcher batcher = new OperatorBatcher(predictor, liteRt, settings.maxBatchSize(),
           settings.maxDelay(), threadName);
       Predictor prepared = predictor;
+      Map<Integer, Predictor> preparedLiteRt = liteRt;
       return new SubtaskModel(batcher, batcher.inputs(), batcher.outputs(), () -> {
         try {
           prepared.close();
+          preparedLiteRt.values().forEach(Predictor::close);
         } finally {
           lease.close();
         }
@@ -66,18 +75,32 @@ final class SubtaskModel implements AutoCloseable {
       if (predictor != null) {
         predictor.close();
       }
+      liteRt.values().forEach(Predictor::close);
       lease.close();
       throw e;
     }
   }
 
-  /** The layout of each input's row, in the order of the settings' input keys. */
-  List<RowLayout> inputs() {
+  /**
+   * The rows of a signature's inputs or outputs, in their order, as this module passes them: a
+   * record's row is a flattened array, so only the batch dimension may be unknown.
+   *
+   * @throws IllegalArgumentException naming the first that is not batch-major or has another
+   *     unknown dimension (the core's row rule)
+   */
+  static List<RowSpec> arrayRows(List<TensorSpec> specs, String role) {
+    List<RowSpec> rows = specs.stream().map(spec -> RowSpec.of(spec, role)).toList();
+    rows.forEach(RowSpec::arrayLength);
+    return rows;
+  }
+
+  /** The row of each input, in the order of the settings' input keys. */
+  List<RowSpec> inputs() {
     return inputs;
   }
 
   /** The layout of each output's row, in the order the predictions hold them. */
-  List<RowLayout> outputs() {
+  List<RowSpec> outputs() {
     return outputs;
   }
 

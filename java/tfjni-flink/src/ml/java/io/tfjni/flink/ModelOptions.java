@@ -34,6 +34,10 @@ final class ModelOptions {
       .intType().defaultValue(0).withDescription("The model's intra-op threads.");
   static final ConfigOption<Integer> INTER_OP_THREADS = ConfigOptions.key("inter-op-threads")
       .intType().defaultValue(0).withDescription("The model's inter-op threads.");
+  static final ConfigOption<Integer> LITERT_THREADS = ConfigOptions.key("litert-threads")
+      .intType().defaultValue(0).withDescription("Each LiteRT model converted beside the "
+          + "SavedModel (tfjni convert) runs on this many CPU threads, and a batch of a "
+          + "converted size runs on it; 0: TensorFlow only.");
   static final ConfigOption<InvalidRecords> INVALID_RECORDS = ConfigOptions
       .key("invalid-records").enumType(InvalidRecords.class).defaultValue(InvalidRecords.ERROR)
       .withDescription("A row that cannot feed the model: ERROR fails the job, SKIP gives it "
@@ -51,8 +55,8 @@ final class ModelOptions {
   static final Set<ConfigOption<?>> REQUIRED = Set.of(PATH);
   /** The options a model may have. */
   static final Set<ConfigOption<?>> OPTIONAL = Set.of(SIGNATURE, TAGS, INPUTS, OUTPUTS,
-      BATCH_SIZE, BATCH_DELAY, INTRA_OP_THREADS, INTER_OP_THREADS, INVALID_RECORDS, VERSIONS,
-      VERSION_POLL_INTERVAL);
+      BATCH_SIZE, BATCH_DELAY, INTRA_OP_THREADS, INTER_OP_THREADS, LITERT_THREADS,
+      INVALID_RECORDS, VERSIONS, VERSION_POLL_INTERVAL);
 
   private ModelOptions() {}
 
@@ -79,6 +83,7 @@ final class ModelOptions {
         .maxDelay(options.get(BATCH_DELAY))
         .intraOpThreads(options.get(INTRA_OP_THREADS))
         .interOpThreads(options.get(INTER_OP_THREADS))
+        .preferLiteRt(options.get(LITERT_THREADS))
         .invalidRecords(options.get(INVALID_RECORDS));
   }
 }

@@ -1,5 +1,6 @@
 package io.tfjni.flink;
 
+import io.tfjni.RowSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,9 +26,9 @@ final class ModelSchema {
    * @throws ValidationException naming the column and the input that do not fit
    */
   static List<String> inputKeys(ResolvedSchema columns, Optional<List<String>> named,
-      List<RowLayout> inputs, String signatureKey) {
+      List<RowSpec> inputs, String signatureKey) {
     List<String> keys = keys(columns, named, "INPUT", "inputs");
-    List<String> inputKeys = inputs.stream().map(RowLayout::key).toList();
+    List<String> inputKeys = inputs.stream().map(RowSpec::key).toList();
     for (int c = 0; c < keys.size(); c++) {
       String column = columns.getColumnNames().get(c);
       int input = inputKeys.indexOf(keys.get(c));
@@ -65,9 +66,9 @@ final class ModelSchema {
    * @throws ValidationException naming the column and the output that do not fit
    */
   static List<String> outputKeys(ResolvedSchema columns, Optional<List<String>> named,
-      List<RowLayout> outputs, String signatureKey) {
+      List<RowSpec> outputs, String signatureKey) {
     List<String> keys = keys(columns, named, "OUTPUT", "outputs");
-    List<String> outputKeys = outputs.stream().map(RowLayout::key).toList();
+    List<String> outputKeys = outputs.stream().map(RowSpec::key).toList();
     for (int c = 0; c < keys.size(); c++) {
       String column = columns.getColumnNames().get(c);
       int output = outputKeys.indexOf(keys.get(c));
@@ -88,7 +89,7 @@ final class ModelSchema {
         throw new ValidationException(String.format("OUTPUT column '%s' is %s, but output '%s' "
             + "gives %s (%s %s per row)", column, declared, keys.get(c), nullable(given),
             outputs.get(output).dataType(),
-            java.util.Arrays.toString(outputs.get(output).rowShape())));
+            java.util.Arrays.toString(outputs.get(output).shape())));
       }
     }
     return keys;

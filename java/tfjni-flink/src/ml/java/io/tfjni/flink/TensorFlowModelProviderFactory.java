@@ -1,5 +1,6 @@
 package io.tfjni.flink;
 
+import io.tfjni.RowSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -70,9 +71,10 @@ public final class TensorFlowModelProviderFactory implements ModelProviderFactor
     } catch (IllegalArgumentException e) {
       throw new ValidationException(e.getMessage(), e);
     }
-    SqlPredictions everyInputAndOutput = builder.modelPredictions(function);
-    List<RowLayout> inputs;
-    List<RowLayout> outputs;
+    String policyOption = "the model option '" + ModelOptions.INVALID_RECORDS.key() + "'";
+    SqlPredictions everyInputAndOutput = builder.modelPredictions(function, policyOption);
+    List<RowSpec> inputs;
+    List<RowSpec> outputs;
     try {
       inputs = everyInputAndOutput.plannedInputs();
       outputs = everyInputAndOutput.plannedOutputs();
@@ -92,10 +94,10 @@ public final class TensorFlowModelProviderFactory implements ModelProviderFactor
     List<org.apache.flink.table.types.logical.LogicalType> types = model
         .getResolvedInputSchema().getColumnDataTypes().stream().map(DataType::getLogicalType)
         .toList();
-    ModelCall async = new ModelCall(builder.modelPredictions(function), types);
+    ModelCall async = new ModelCall(builder.modelPredictions(function, policyOption), types);
     // The synchronous operator hands over one row at a time: its batcher must not wait for more.
-    ModelCall sync = new ModelCall(builder.maxDelay(Duration.ZERO).modelPredictions(function),
-        types);
+    ModelCall sync = new ModelCall(builder.maxDelay(Duration.ZERO).modelPredictions(function,
+        policyOption), types);
     return new TensorFlowModelProvider(sync, async);
   }
 }

@@ -138,6 +138,39 @@ class ModelProviderTest {
     }
   }
 
+  /**
+   * {@code 'litert-threads'}: digits was converted to LiteRT at batch 1 and 4
+   * (scripts/litert_convert.py, what {@code tfjni convert} runs); with a batch size of 1 every
+   * run is LiteRT's, and every digit gets TensorFlow Python's probabilities within the manifest's
+   * LiteRT tolerance. Without the option no LiteRT predictor is made.
+   */
+  @Test
+  void theLiteRtThreadsOptionRunsConvertedBatchSizesOnLiteRt() throws Exception {
+    for (String threads : new String[] {"", ", 'litert-threads' = '1'"}) {
+      StreamTableEnvironment tables = tables(2);
+      digitsView(tables, digitRows(40));
+      createDigitsModel(tables, "digits_model", ", 'batch-size' = '1'" + threads);
+      List<Row> rows;
+      List<String> lines;
+      try (FlinkTests.LiteRtLog log = new FlinkTests.LiteRtLog()) {
+        rows = collect(tables, "SELECT id, output_0 FROM ML_PREDICT(TABLE digits, "
+            + "MODEL digits_model, DESCRIPTOR(pixels))");
+        lines = log.lines();
+      }
+      assertEquals(40, rows.size());
+      for (Row row : rows) {
+        int id = (Integer) row.getField(0);
+        digits.assertPythonsOnLiteRt(id, row.getField(1), "digit " + id + threads);
+      }
+      if (threads.isEmpty()) {
+        assertEquals(List.of(), lines);
+      } else {
+        assertTrue(lines.stream().anyMatch(l -> l.contains("at batch 1 runs on LiteRT")),
+            lines.toString());
+      }
+    }
+  }
+
   /** {@code MAP['async', 'false']}: the synchronous function, each row a run of its own. */
   @Test
   void aSynchronousCallGivesTensorFlowPythonsProbabilities() throws Exception {
@@ -254,6 +287,21 @@ class ModelProviderTest {
                 "expected an ARRAY of 64 numbers (FLOAT [8, 8, 1] per row)"), message);
       }
     }
+  }
+
+  /** A bad row's message ends with the model option that lets the job go on past it. */
+  @Test
+  void aBadRowsMessageNamesTheModelOptionThatLetsTheJobGoOn() {
+    List<Row> rows = new ArrayList<>(digitRows(5));
+    rows.add(digitsWithBadRows().get(5));
+    StreamTableEnvironment tables = tables(1);
+    digitsView(tables, rows);
+    createDigitsModel(tables, "digits_model", "");
+    Exception failure = assertThrows(Exception.class, () -> collect(tables,
+        "SELECT id, output_0 FROM ML_PREDICT(TABLE digits, MODEL digits_model, "
+            + "DESCRIPTOR(pixels))"));
+    assertNotNull(messageNaming(failure, "per row). Set the model option 'invalid-records' to "
+        + "SKIP or KEEP to go on past such rows"), () -> causes(failure));
   }
 
   /**

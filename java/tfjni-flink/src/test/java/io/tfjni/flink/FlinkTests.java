@@ -59,6 +59,67 @@ final class FlinkTests {
         assertEquals(expected, actual, 1e-6 + 1e-5 * Math.abs(expected), what + " class " + c);
       }
     }
+
+    /**
+     * As {@link #assertPythons}, within the absolute tolerance the manifest allows a LiteRT run
+     * of digits (its case litert_digits_b1: max(1e-5, 10 x the difference TensorFlow's own
+     * interpreter shows)).
+     */
+    void assertPythonsOnLiteRt(int image, Object probabilities, String what) {
+      double tolerance = liteRtTolerance();
+      assertEquals(10, Array.getLength(probabilities), what);
+      for (int c = 0; c < 10; c++) {
+        float expected = this.probabilities[image * 10 + c];
+        double actual = ((Number) Array.get(probabilities, c)).doubleValue();
+        assertEquals(expected, actual, tolerance, what + " class " + c);
+      }
+    }
+  }
+
+  private static double liteRtTolerance() {
+    for (com.fasterxml.jackson.databind.JsonNode c
+        : TestModels.manifest().path("litert").path("cases")) {
+      if (c.path("name").asText().equals("litert_digits_b1")) {
+        return c.path("tolerance").asDouble();
+      }
+    }
+    throw new AssertionError("manifest.json has no LiteRT case litert_digits_b1");
+  }
+
+  /**
+   * The lines the core logs at INFO each time it makes a LiteRT predictor ("... at batch N runs
+   * on LiteRT: FILE ..."), from its opening to its closing. The MiniCluster's TaskManager runs in
+   * this JVM, so its operators' lines arrive here.
+   */
+  static final class LiteRtLog extends java.util.logging.Handler implements AutoCloseable {
+    private final java.util.concurrent.ConcurrentLinkedQueue<String> lines =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Held: java.util.logging keeps loggers weakly, and a new one would have no handler. */
+    private final java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.tfjni");
+
+    LiteRtLog() {
+      logger.addHandler(this);
+    }
+
+    List<String> lines() {
+      return List.copyOf(lines);
+    }
+
+    @Override
+    public void publish(java.util.logging.LogRecord record) {
+      if (record.getLevel() == java.util.logging.Level.INFO
+          && record.getMessage().contains("runs on LiteRT")) {
+        lines.add(record.getMessage());
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      logger.removeHandler(this);
+    }
   }
 
   /** Every exception of a failure's chain, a line each, for a message. */

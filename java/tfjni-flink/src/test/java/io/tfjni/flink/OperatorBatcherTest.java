@@ -27,7 +27,8 @@ class OperatorBatcherTest {
   private static final Duration NEVER = Duration.ofMinutes(10);
 
   private static OperatorBatcher digitsBatcher(Predictor predictor, int maxBatchSize) {
-    return new OperatorBatcher(predictor, maxBatchSize, NEVER, "tfjni-batching digits (1/2)");
+    return new OperatorBatcher(predictor, java.util.Map.of(), maxBatchSize, NEVER,
+        "tfjni-batching digits (1/2)");
   }
 
   /** A record's answer completes on the batching thread, named for the operator's subtask. */

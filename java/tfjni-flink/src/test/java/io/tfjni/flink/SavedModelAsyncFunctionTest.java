@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -148,6 +148,45 @@ class SavedModelAsyncFunctionTest {
         digitsFunction(digit -> digit.f1).intraOpThreads(1)).executeAndCollect(DIGITS + 1));
     assertNotNull(messageNaming(refused, "intra-op threads 1 cannot take effect"),
         () -> causes(refused));
+  }
+
+  /**
+   * preferLiteRt: digits was converted to LiteRT at batch 1 and 4 (scripts/litert_convert.py,
+   * what {@code tfjni convert} runs). With batches of one row every run is LiteRT's (each
+   * subtask logs its LiteRT predictor); with batches of up to 16, those of 1 or 4 rows run on
+   * LiteRT and the others on TensorFlow. Either way every digit gets TensorFlow Python's
+   * probabilities, within the manifest's LiteRT tolerance. Without it no LiteRT predictor is made.
+   */
+  @Test
+  void preferLiteRtRunsConvertedBatchSizesOnLiteRt() throws Exception {
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
+    for (int maxBatch : new int[] {1, 16}) {
+      for (int threads : new int[] {0, 1}) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        List<Tuple2<Integer, float[]>> scored;
+        List<String> lines;
+        try (FlinkTests.LiteRtLog log = new FlinkTests.LiteRtLog()) {
+          scored = scoreDigits(env, env.fromData(digitRecords(), ID_AND_FLOATS).rebalance(),
+              digitsFunction(digit -> digit.f1).maxBatchSize(maxBatch).preferLiteRt(threads))
+              .executeAndCollect(DIGITS + 1);
+          lines = log.lines();
+        }
+        String what = "batches of up to " + maxBatch + ", preferLiteRt(" + threads + ")";
+        assertEquals(DIGITS, scored.size(), what);
+        for (Tuple2<Integer, float[]> digit : scored) {
+          digits.assertPythonsOnLiteRt(digit.f0, digit.f1, what + ", digit " + digit.f0);
+        }
+        if (threads == 0) {
+          assertEquals(List.of(), lines, what);
+        } else {
+          assertTrue(lines.stream().anyMatch(l -> l.contains("at batch 1 runs on LiteRT")),
+              what + ": " + lines);
+        }
+      }
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> digitsFunction(digit -> digit.f1).preferLiteRt(-1));
   }
 
   /** The wide model: 20 inputs of one float per record, 20 outputs, as Python computed them. */

@@ -496,6 +496,33 @@ class SqlFunctionsTest {
         + "subtask 0"), () -> causes(failure));
   }
 
+  /**
+   * A bad row's message ends with the setting that lets the job go on past it, as the function's
+   * user sets it: the builder's {@code invalidRecords}, pure SQL's job parameter.
+   */
+  @Test
+  void aBadRowsMessageNamesTheSettingThatLetsTheJobGoOn() {
+    String[][] cases = {
+        {"predict(pixels)", "Set invalidRecords to KEEP to go on past such rows"},
+        {"predict_sql(" + literalPath("digits") + ", pixels)",
+            "Set the job parameter 'tfjni.invalid-records' to KEEP to go on past such rows"}};
+    for (String[] c : cases) {
+      List<Row> rows = new ArrayList<>(digitRows(5));
+      rows.add(digitsWithBadRows().get(5));
+      Session session = session(1, false);
+      StreamTableEnvironment tables = session.tables();
+      digitsView(session, rows);
+      tables.createTemporarySystemFunction("predict", digitsFunction("pixels").scalarFunction());
+      tables.executeSql("CREATE TEMPORARY FUNCTION predict_sql AS '"
+          + SavedModelPredict.class.getName() + "'");
+      Exception failure = assertThrows(Exception.class,
+          () -> collect(tables, "SELECT id, " + c[0] + " FROM digits"));
+      assertNotNull(messageNaming(failure, "has 63 elements, a row of the signature's "
+          + "[-1, 8, 8, 1] has 64; expected an ARRAY of 64 numbers (FLOAT [8, 8, 1] per row). "
+          + c[1]), () -> causes(failure));
+    }
+  }
+
   /** The job parameter KEEP gives rows 5 (63 pixels), 7 (NULL) and 9 (a null pixel) NULL. */
   @Test
   void pureSqlKeepsBadRowsAsNullsUnderTheJobParameter() throws Exception {

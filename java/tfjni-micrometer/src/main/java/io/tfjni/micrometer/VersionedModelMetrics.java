@@ -63,6 +63,10 @@ import java.util.function.ToDoubleFunction;
  *     <td>model, version</td><td>loads (warm-up included), failed loads, unloads</td></tr>
  * <tr><td>{@value #LOAD_TIME}, {@value #WARM_UP_TIME}</td><td>time gauge</td><td>model,
  *     version</td><td>the last load's load and warm-up</td></tr>
+ * <tr><td>{@value #LITERT}</td><td>gauge</td><td>model, version, signature,
+ *     batch_size</td><td>1: this version runs the signature at this batch size on LiteRT
+ *     ({@link ServingMetrics.Version#liteRtBatchSizes()}); sizes without the gauge run on
+ *     TensorFlow</td></tr>
  * </table>
  *
  * <p>Why function meters: the library already counts every call, cumulatively and without a
@@ -80,7 +84,8 @@ import java.util.function.ToDoubleFunction;
  * <p>Versions come and go: a version's meters are registered when this binder first finds the
  * version in the model's snapshot, which it reads at {@link #bindTo} and each time the registry
  * reads the {@value #SERVING_VERSION} gauge (every Prometheus scrape, every step publication);
- * an error code's counter likewise, the first time the code is seen. Such a meter carries its
+ * an error code's counter likewise, the first time the code is seen, and a LiteRT gauge the
+ * first time its signature and size are. Such a meter carries its
  * whole total from its first reading, and shows from the next publication at the latest. A
  * version the snapshot no longer holds (it keeps the loaded versions and the 16 most recent
  * others) has its meters removed.
@@ -129,6 +134,8 @@ public final class VersionedModelMetrics implements MeterBinder {
   public static final String LOAD_TIME = "tfjni.serving.load.time";
   /** The last load's warm-up time. */
   public static final String WARM_UP_TIME = "tfjni.serving.warmup.time";
+  /** A signature and batch size the version runs on LiteRT. */
+  public static final String LITERT = "tfjni.serving.litert";
 
   private static final double[] PERCENTILES = {0.5, 0.99};
 
@@ -216,6 +223,8 @@ public final class VersionedModelMetrics implements MeterBinder {
       final Tags versionTags;
       final List<Meter> meters = new ArrayList<>();
       final Set<String> codes = new HashSet<>();
+      /** The signatures and batch sizes on LiteRT whose gauge is registered, as "key/size". */
+      final Set<String> liteRt = new HashSet<>();
 
       BoundVersion(long number) {
         this.number = number;
@@ -253,6 +262,13 @@ public final class VersionedModelMetrics implements MeterBinder {
         if (version.otherFailures() > 0 && codes.add(OTHER_CODE)) {
           errors(OTHER_CODE, ServingMetrics.Version::otherFailures);
         }
+        for (Map.Entry<String, List<Integer>> signature : version.liteRtBatchSizes().entrySet()) {
+          for (int size : signature.getValue()) {
+            if (liteRt.add(signature.getKey() + "/" + size)) {
+              liteRtGauge(signature.getKey(), size);
+            }
+          }
+        }
       }
 
       /** This version's value now; NaN once the snapshot no longer holds it. */
@@ -269,6 +285,14 @@ public final class VersionedModelMetrics implements MeterBinder {
       private void errors(String code, ToDoubleFunction<ServingMetrics.Version> value) {
         meters.add(FunctionCounter.builder(ERRORS, model, m -> read(m, value))
             .description("failed calls by TensorFlow's code").tags(versionTags).tag("code", code)
+            .register(registry));
+      }
+
+      private void liteRtGauge(String signatureKey, int batchSize) {
+        meters.add(Gauge.builder(LITERT, model, m -> read(m, v -> v.liteRtBatchSizes()
+                .getOrDefault(signatureKey, List.of()).contains(batchSize) ? 1 : 0))
+            .description("1: this signature and batch size run on LiteRT").tags(versionTags)
+            .tag("signature", signatureKey).tag("batch_size", Integer.toString(batchSize))
             .register(registry));
       }
 

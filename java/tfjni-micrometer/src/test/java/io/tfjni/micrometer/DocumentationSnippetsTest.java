@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * object open, and the registry then holds the calls the block made: one.
  */
 class DocumentationSnippetsTest {
-  private static final List<String> IMPORTS = List.of("io.tfjni.*", "io.tfjni.serving.*",
+  private static final List<String> IMPORTS = List.of("io.tfjni.*", "io.tfjni.batching.*", "io.tfjni.eager.*", "io.tfjni.serving.*",
       "io.tfjni.micrometer.*", "io.micrometer.core.instrument.*",
       "io.micrometer.core.instrument.binder.*", "java.nio.file.*", "java.util.*");
 

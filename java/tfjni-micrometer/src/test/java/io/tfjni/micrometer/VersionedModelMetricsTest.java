@@ -15,11 +15,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tfjni.SavedModel;
+import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlowException;
 import io.tfjni.TestModels;
 import io.tfjni.serving.ServingBatchingPredictor;
 import io.tfjni.serving.ServingPredictor;
+import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.VersionedModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -196,6 +198,38 @@ class VersionedModelMetricsTest {
     sorted.forEach((key, value) -> text.append(key).append("=\"").append(value).append("\","));
     text.setLength(text.length() - 1);
     return text.append('}').toString();
+  }
+
+  /**
+   * The LiteRT gauge: digits, converted to LiteRT at batch 1 and 4 (scripts/litert_convert.py),
+   * served preferring LiteRT, has a gauge of 1 per size its serving predictor runs on LiteRT and
+   * none for another size; served without the preference, none at all.
+   */
+  @Test
+  void aGaugeShowsEachBatchSizeServedByLiteRt() throws IOException {
+    for (int threads : new int[] {1, 0}) {
+      Path digits = Files.createDirectory(temp.resolve("digits-" + threads));
+      VersionPublisher.publish(TestModels.modelPath("digits"), digits, 1);
+      VersionedModel model = VersionedModel.builder(digits).pollInterval(Duration.ZERO)
+          .sessionOptions(SessionOptions.defaults().preferLiteRt(threads)).build();
+      try {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new VersionedModelMetrics(model).bindTo(registry);
+        model.predictor(SavedModel.DEFAULT_SIGNATURE);
+        Tags one = Tags.of("model", model.name(), "version", "1", "signature",
+            "serving_default");
+        gauge(registry, VersionedModelMetrics.SERVING_VERSION, Tags.of("model", model.name()));
+        if (threads == 0) {
+          assertEquals(List.of(), registry.find(VersionedModelMetrics.LITERT).gauges());
+          continue;
+        }
+        assertEquals(1, gauge(registry, VersionedModelMetrics.LITERT, one.and("batch_size", "1")));
+        assertEquals(1, gauge(registry, VersionedModelMetrics.LITERT, one.and("batch_size", "4")));
+        assertEquals(2, registry.find(VersionedModelMetrics.LITERT).gauges().size());
+      } finally {
+        model.close();
+      }
+    }
   }
 
   @Test

@@ -1,15 +1,15 @@
 package io.tfjni.soak;
 
 import io.tfjni.DataType;
-import io.tfjni.EagerContext;
 import io.tfjni.LiveObjects;
-import io.tfjni.NDArray;
-import io.tfjni.NDManager;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
+import io.tfjni.eager.EagerContext;
+import io.tfjni.eager.NDArray;
+import io.tfjni.eager.NDManager;
 import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.io.PrintWriter;

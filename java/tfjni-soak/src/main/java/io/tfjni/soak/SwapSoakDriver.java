@@ -1,15 +1,15 @@
 package io.tfjni.soak;
 
-import io.tfjni.BatchedResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
+import io.tfjni.batching.BatchedResult;
 import io.tfjni.numpy.Npy;
-import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.ServingBatchingPredictor;
 import io.tfjni.serving.ServingListener;
 import io.tfjni.serving.ServingPredictor;
 import io.tfjni.serving.VersionFailure;
+import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.VersionedModel;
 import java.io.IOException;
 import java.io.PrintWriter;

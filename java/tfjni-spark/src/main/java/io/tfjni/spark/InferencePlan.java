@@ -1,5 +1,6 @@
 package io.tfjni.spark;
 
+import io.tfjni.InvalidRows;
 import io.tfjni.ModelCache;
 import java.io.Serializable;
 import java.util.List;
@@ -15,6 +16,7 @@ record InferencePlan(
     String signatureKey,
     int intraOpThreads,
     int interOpThreads,
+    int liteRtThreads,
     int batchSize,
     InvalidRows invalidRows,
     boolean stringsAsBinary,
@@ -23,19 +25,9 @@ record InferencePlan(
     List<org.apache.spark.sql.types.DataType> inputColumnTypes,
     List<ColumnSpec> outputs) implements Serializable {
 
-  /** What a row whose value cannot feed its input does (Spark ML's handleInvalid values). */
-  enum InvalidRows {
-    /** Fail the task, naming the column, the row and what was expected. */
-    ERROR,
-    /** Leave the row out of the result. */
-    SKIP,
-    /** Keep the row, with null in every output column. */
-    KEEP
-  }
-
   ModelCache.Key cacheKey() {
     return new ModelCache.Key(ModelLocation.resolve(modelLocation), tags, intraOpThreads,
-        interOpThreads);
+        interOpThreads, liteRtThreads);
   }
 
   List<String> inputKeys() {

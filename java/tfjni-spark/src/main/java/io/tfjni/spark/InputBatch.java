@@ -1,8 +1,9 @@
 package io.tfjni.spark;
 
 import io.tfjni.DataType;
+import io.tfjni.InvalidRowException;
+import io.tfjni.RowSpec;
 import io.tfjni.Tensor;
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.spark.ml.linalg.Vector;
@@ -28,19 +29,11 @@ import org.apache.spark.unsafe.Platform;
  * One input's values for a batch of rows, read from Spark's internal rows (no boxed values)
  * straight into the memory of a tensor of {@code capacity} rows; an array column whose elements
  * already have the tensor's type is copied in bulk from Spark's own memory. String inputs are
- * gathered as byte arrays. A row that cannot feed the input throws {@link BadValue} before any of
- * it counts. Close it to free a tensor still being filled.
+ * gathered as byte arrays. A row that cannot feed the input throws {@link InvalidRowException}
+ * before any of it counts; numbers are converted by the core's row rule ({@link RowSpec}). Close it
+ * to free a tensor still being filled.
  */
 final class InputBatch implements AutoCloseable {
-  /** What one row's value has that cannot feed the input (the caller says what is expected). */
-  static final class BadValue extends Exception {
-    private static final long serialVersionUID = 1;
-
-    BadValue(String message) {
-      super(message, null, false, false);
-    }
-  }
-
   /** The Spark type of the column's scalars. */
   private enum Leaf { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, BOOLEAN, STRING, BINARY }
 
@@ -145,9 +138,9 @@ final class InputBatch implements AutoCloseable {
   }
 
   /** Adds the value at {@code ordinal} of {@code row} as the next row of the batch. */
-  void add(InternalRow row, int ordinal) throws BadValue {
+  void add(InternalRow row, int ordinal) {
     if (row.isNullAt(ordinal)) {
-      throw new BadValue("null");
+      throw bad("null");
     }
     if (vectorType != null) {
       double[] vector = vectorType.deserialize(row.get(ordinal, vectorType.sqlType())).toArray();
@@ -165,31 +158,31 @@ final class InputBatch implements AutoCloseable {
   }
 
   /** Checks a row of {@code shape} against the batch; returns where its elements go. */
-  private int begin(long[] shape) throws BadValue {
+  private int begin(long[] shape) {
     if (rows == 0) {
       startBatch(shape);
-    } else if (!Arrays.equals(shape, rowShape) && !isFlatFor(shape, rowShape)) {
+    } else if (!Arrays.equals(shape, rowShape) && !isFlat(shape, rowShape.length, rowElements)) {
       // The batch's row shape is worth naming only where the input's leaves dimensions open.
-      throw new BadValue("shape " + Arrays.toString(shape)
+      throw bad("shape " + Arrays.toString(shape)
           + (Arrays.equals(rowShape, spec.rowShape()) ? ""
               : ", where this batch's rows are " + Arrays.toString(rowShape)));
     }
     return rows * rowElements;
   }
 
-  private void startBatch(long[] shape) throws BadValue {
-    long[] expected = spec.rowShape();
-    if (isFlatFor(shape, expected)) {
-      shape = expected;
-    } else if (!spec.acceptsRow(shape)) {
-      throw new BadValue("shape " + Arrays.toString(shape));
+  private void startBatch(long[] shape) {
+    RowSpec row = spec.row();
+    if (isFlat(shape, row.rank(), row.elements())) {
+      shape = row.shape();
+    } else if (!row.accepts(shape)) {
+      throw bad("shape " + Arrays.toString(shape));
     }
     long elements = 1;
     for (long d : shape) {
       elements = Math.multiplyExact(elements, d);
     }
     if (elements * capacity > Integer.MAX_VALUE - 8) {
-      throw new BadValue("a batch of " + capacity + " rows of " + elements
+      throw bad("a batch of " + capacity + " rows of " + elements
           + " elements is too large: lower batchSize");
     }
     if (!Arrays.equals(shape, rowShape)) {
@@ -215,19 +208,16 @@ final class InputBatch implements AutoCloseable {
     return shape;
   }
 
-  /** A flat array holding a whole row of a higher rank (e.g. 64 floats for [8, 8, 1]). */
-  private static boolean isFlatFor(long[] shape, long[] expected) {
-    if (shape.length != 1 || expected.length < 2) {
-      return false;
-    }
-    long elements = 1;
-    for (long d : expected) {
-      if (d < 0) {
-        return false;
-      }
-      elements *= d;
-    }
-    return shape[0] == elements;
+  /**
+   * A flat array holding a whole row of a higher rank (e.g. 64 floats for [8, 8, 1]) of
+   * {@code elements}, -1 if unknown.
+   */
+  private static boolean isFlat(long[] shape, int rank, long elements) {
+    return shape.length == 1 && rank >= 2 && elements >= 0 && shape[0] == elements;
+  }
+
+  private InvalidRowException bad(String problem) {
+    return new InvalidRowException(spec.key(), problem);
   }
 
   /**
@@ -265,7 +255,7 @@ final class InputBatch implements AutoCloseable {
   private static final long[] SCALAR = new long[0];
 
   /** The shape of {@code depth} nested array levels, checked rectangular (leaves by length). */
-  private static long[] shapeOf(ArrayData array, int depth) throws BadValue {
+  private long[] shapeOf(ArrayData array, int depth) {
     int length = array.numElements();
     if (depth == 1 || length == 0) {
       return new long[] {length};
@@ -273,13 +263,13 @@ final class InputBatch implements AutoCloseable {
     long[] inner = null;
     for (int i = 0; i < length; i++) {
       if (array.isNullAt(i)) {
-        throw new BadValue("a null element");
+        throw bad("a null element");
       }
       long[] shape = shapeOf(array.getArray(i), depth - 1);
       if (inner == null) {
         inner = shape;
       } else if (!Arrays.equals(inner, shape)) {
-        throw new BadValue("ragged: nested arrays of different lengths");
+        throw bad("ragged: nested arrays of different lengths");
       }
     }
     long[] shape = new long[inner.length + 1];
@@ -289,7 +279,7 @@ final class InputBatch implements AutoCloseable {
   }
 
   /** Writes the scalars of a checked array in C order from {@code start}; returns the end. */
-  private int write(ArrayData array, int levels, int start) throws BadValue {
+  private int write(ArrayData array, int levels, int start) {
     int length = array.numElements();
     if (levels > 1) {
       int next = start;
@@ -301,7 +291,7 @@ final class InputBatch implements AutoCloseable {
     if (elementsMayBeNull) {
       for (int i = 0; i < length; i++) {
         if (array.isNullAt(i)) {
-          throw new BadValue("a null element");
+          throw bad("a null element");
         }
       }
     }
@@ -320,12 +310,12 @@ final class InputBatch implements AutoCloseable {
   }
 
   /** Converts the scalar at {@code i} of {@code source} into element {@code index}. */
-  private void put(int index, SpecializedGetters source, int i) throws BadValue {
+  private void put(int index, SpecializedGetters source, int i) {
     switch (spec.dataType()) {
       case STRING -> strings[index] = leaf == Leaf.STRING
           ? source.getUTF8String(i).getBytes() : source.getBinary(i);
       case FLOAT, DOUBLE -> putReal(index, real(source, i));
-      default -> putInteger(index, integer(source, i));
+      default -> putInteger(index, integer(source, i, index));
     }
   }
 
@@ -343,66 +333,40 @@ final class InputBatch implements AutoCloseable {
     };
   }
 
-  private long integer(SpecializedGetters source, int i) throws BadValue {
+  /** The integer at {@code i} of {@code source}, checked for the input by the row rule. */
+  private long integer(SpecializedGetters source, int i, int index) {
+    RowSpec row = spec.row();
+    int element = index - rows * rowElements;
     return switch (leaf) {
-      case BYTE -> source.getByte(i);
-      case SHORT -> source.getShort(i);
-      case INT -> source.getInt(i);
-      case LONG -> source.getLong(i);
-      case FLOAT -> whole(source.getFloat(i));
-      case DOUBLE -> whole(source.getDouble(i));
-      case DECIMAL -> whole(source.getDecimal(i, decimal.precision(), decimal.scale())
-          .toJavaBigDecimal());
+      case BYTE -> row.toInteger(source.getByte(i), element);
+      case SHORT -> row.toInteger(source.getShort(i), element);
+      case INT -> row.toInteger(source.getInt(i), element);
+      case LONG -> row.toInteger(source.getLong(i), element);
+      case FLOAT -> row.toInteger(source.getFloat(i), element);
+      case DOUBLE -> row.toInteger(source.getDouble(i), element);
+      case DECIMAL -> row.toInteger(source.getDecimal(i, decimal.precision(), decimal.scale())
+          .toJavaBigDecimal(), element);
       case BOOLEAN -> source.getBoolean(i) ? 1 : 0;
       default -> throw new IllegalStateException(leaf + " cannot feed a number");
     };
   }
 
-  /** A fraction is a bad value for an integer input. */
-  private static long whole(double d) throws BadValue {
-    if (d != Math.rint(d) || Double.isInfinite(d)) {
-      throw new BadValue(d + " is not a whole number");
-    }
-    return (long) d;
-  }
-
-  private static long whole(BigDecimal d) throws BadValue {
-    try {
-      return d.longValueExact();
-    } catch (ArithmeticException e) {
-      throw new BadValue(d + " is not a whole number in the range of a long");
-    }
-  }
-
-  private void putReal(int index, double value) throws BadValue {
+  private void putReal(int index, double value) {
     switch (spec.dataType()) {
       case FLOAT -> memory.putFloat(index * 4, (float) value);
       case DOUBLE -> memory.putDouble(index * 8, value);
-      default -> putInteger(index, whole(value));
+      default -> putInteger(index, spec.row().toInteger(value, index - rows * rowElements));
     }
   }
 
-  /** A whole number in the input's range; out of range is a bad value. */
-  private void putInteger(int index, long value) throws BadValue {
+  /** A number already in the input's range, as the input's element. */
+  private void putInteger(int index, long value) {
     switch (spec.dataType()) {
-      case BOOL -> memory.put(index, (byte) inRange(value, 0, 1));
-      case UINT8 -> memory.put(index, (byte) inRange(value, 0, 255));
-      case INT8 -> memory.put(index, (byte) inRange(value, -128, 127));
-      case UINT16 -> memory.putShort(index * 2, (short) inRange(value, 0, 65535));
-      case INT16 -> memory.putShort(index * 2, (short) inRange(value, Short.MIN_VALUE,
-          Short.MAX_VALUE));
-      case UINT32 -> memory.putInt(index * 4, (int) inRange(value, 0, 0xFFFF_FFFFL));
-      case INT32 -> memory.putInt(index * 4, (int) inRange(value, Integer.MIN_VALUE,
-          Integer.MAX_VALUE));
-      case INT64 -> memory.putLong(index * 8, value);
+      case BOOL, UINT8, INT8 -> memory.put(index, (byte) value);
+      case UINT16, INT16 -> memory.putShort(index * 2, (short) value);
+      case UINT32, INT32 -> memory.putInt(index * 4, (int) value);
+      case INT64, UINT64 -> memory.putLong(index * 8, value);
       default -> throw new IllegalStateException(spec.dataType() + " inputs are refused");
     }
-  }
-
-  private static long inRange(long value, long min, long max) throws BadValue {
-    if (value < min || value > max) {
-      throw new BadValue(value + " is out of range [" + min + ", " + max + "]");
-    }
-    return value;
   }
 }

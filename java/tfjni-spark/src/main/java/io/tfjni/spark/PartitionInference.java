@@ -1,10 +1,11 @@
 package io.tfjni.spark;
 
+import io.tfjni.InvalidRowException;
+import io.tfjni.InvalidRows;
 import io.tfjni.ModelCache;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.Tensor;
-import io.tfjni.spark.InferencePlan.InvalidRows;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -21,7 +22,9 @@ import org.apache.spark.util.TaskCompletionListener;
 /**
  * Runs one partition: rows are grouped into batches of the plan's size, each batch fed through
  * one prepared {@link Predictor} call of the JVM's shared model, and each row comes out with the
- * outputs appended. Lazily, batch by batch, as Spark pulls rows; everything native is released
+ * outputs appended. With {@code preferLiteRt}, a full batch runs on the LiteRT model converted at
+ * the batch size, if there is one ({@link io.tfjni.SavedModel#liteRtPredictor}), and a partition's
+ * last, shorter batch on TensorFlow. Lazily, batch by batch, as Spark pulls rows; everything native is released
  * when the partition ends or the task does (a failure, a cancelled task).
  *
  * <p>It works on Spark's internal rows, as the query engine holds them: an array column is read
@@ -63,6 +66,9 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
     private ModelCache.Lease lease;
     private Predictor predictor;
     private RunResult result;
+    /** LiteRT's predictor of full batches and its result; null if the size has none. */
+    private Predictor liteRt;
+    private RunResult liteRtResult;
     private long rowNumber;
     private boolean closed;
 
@@ -103,14 +109,12 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
       while (rows < plan.batchSize() && input.hasNext()) {
         InternalRow row = input.next();
         long number = rowNumber++;
-        if (add(row, number)) {
-          rows++;
+        InvalidRowException refused = add(row);
+        if (refused == null || keeps(refused, number)) {
           pending.add(hold(row, pending.size()));
-          valid.add(true);
-        } else if (plan.invalidRows() == InvalidRows.KEEP) {
-          pending.add(hold(row, pending.size()));
-          valid.add(false);
+          valid.add(refused == null);
         }
+        rows += refused == null ? 1 : 0;
       }
       Object[][] outputs = rows == 0 ? new Object[0][] : run(rows);
       int at = 0;
@@ -143,28 +147,33 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
       return copies.get(i);
     }
 
-    /** Adds the row to every input's batch; false if it is invalid and the plan keeps going. */
-    private boolean add(InternalRow row, long number) {
+    /** Adds the row to every input's batch; null, or why an input refused it (none added). */
+    private InvalidRowException add(InternalRow row) {
       int added = 0;
       try {
         for (; added < batches.size(); added++) {
           batches.get(added).add(row, plan.inputColumnIndexes()[added]);
         }
-        return true;
-      } catch (InputBatch.BadValue e) {
+        return null;
+      } catch (InvalidRowException e) {
         for (int i = 0; i < added; i++) {
           batches.get(i).dropLast();
         }
-        if (plan.invalidRows() == InvalidRows.ERROR) {
-          ColumnSpec spec = plan.inputs().get(added);
-          TaskContext task = TaskContext.get();
-          throw new IllegalArgumentException("tfjni-spark: column '" + spec.column() + "' (input '"
-              + spec.key() + "'), row " + number + " of partition "
-              + (task == null ? "?" : task.partitionId()) + ": " + e.getMessage() + "; expected "
-              + spec.describe() + ". Set handleInvalid to 'skip' or 'keep' to go on past such rows");
-        }
-        return false;
+        return e;
       }
+    }
+
+    /** Whether the plan keeps a row that an input refused; under ERROR, fails the task. */
+    private boolean keeps(InvalidRowException refused, long number) {
+      ColumnSpec spec = plan.inputs().stream()
+          .filter(input -> input.key().equals(refused.inputKey())).findFirst().orElseThrow();
+      return plan.invalidRows().keeps(() -> {
+        TaskContext task = TaskContext.get();
+        return InvalidRows.error("tfjni-spark: column '" + spec.column() + "' (input '"
+            + spec.key() + "'), row " + number + " of partition "
+            + (task == null ? "?" : task.partitionId()), refused.problem(), spec.describe(),
+            "handleInvalid", List.of("'skip'", "'keep'"), "row");
+      });
     }
 
     private Object[][] run(int rows) {
@@ -173,13 +182,18 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
         predictor = lease.model().predictor(plan.signatureKey(), plan.inputKeys(),
             plan.outputKeys());
         result = predictor.newResult();
+        liteRt = lease.model().liteRtPredictor(plan.signatureKey(), plan.inputKeys(),
+            plan.outputKeys(), plan.batchSize()).orElse(null);
+        liteRtResult = liteRt == null ? null : liteRt.newResult();
       }
       Tensor[] tensors = new Tensor[batches.size()];
       try {
         for (int i = 0; i < tensors.length; i++) {
           tensors[i] = batches.get(i).toTensor();
         }
-        predictor.run(tensors, result);
+        boolean onLiteRt = liteRt != null && rows == plan.batchSize();
+        RunResult result = onLiteRt ? liteRt.run(tensors, liteRtResult)
+            : predictor.run(tensors, this.result);
         Object[][] outputs = new Object[plan.outputs().size()][];
         for (int o = 0; o < outputs.length; o++) {
           outputs[o] = OutputRows.of(result.get(o), rows, plan.stringsAsBinary());
@@ -206,6 +220,12 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
       }
       if (predictor != null) {
         predictor.close();
+      }
+      if (liteRtResult != null) {
+        liteRtResult.close();
+      }
+      if (liteRt != null) {
+        liteRt.close();
       }
       if (lease != null) {
         lease.close();

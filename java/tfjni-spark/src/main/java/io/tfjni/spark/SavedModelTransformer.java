@@ -1,15 +1,16 @@
 package io.tfjni.spark;
 
+import io.tfjni.InvalidRows;
 import io.tfjni.ModelCache;
 import io.tfjni.Signature;
 import io.tfjni.TensorSpec;
-import io.tfjni.spark.InferencePlan.InvalidRows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.IntParam;
@@ -21,7 +22,6 @@ import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -79,6 +79,8 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
   private final IntParam intraOpThreads;
   /** The param of {@link #interOpThreads()}. */
   private final IntParam interOpThreads;
+  /** The param of {@link #preferLiteRt()}. */
+  private final IntParam preferLiteRt;
   /** The param of {@link #handleInvalid()}. */
   private final Param<String> handleInvalid;
   /** The param of {@link #stringsAsBinary()}. */
@@ -117,6 +119,10 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
         "threads running independent ops at once (0: the JVM's shared pool; N > 0: a pool of"
             + " N of the model's own; -1: every op on the task's own thread)",
         ParamValidators.gtEq(-1));
+    preferLiteRt = new IntParam(this, "preferLiteRt",
+        "threads of each LiteRT model converted beside the SavedModel (tfjni convert): a batch"
+            + " of a converted size runs on LiteRT (0: TensorFlow only)",
+        ParamValidators.gtEq(0));
     handleInvalid = new Param<>(this, "handleInvalid", "a row that cannot feed the model:"
         + " 'error' fails the task naming the column and row, 'skip' drops the row, 'keep'"
         + " keeps it with null outputs", ParamValidators.inArray(new String[] {"error", "skip",
@@ -128,6 +134,7 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     setDefault(batchSize, 64);
     setDefault(intraOpThreads, 0);
     setDefault(interOpThreads, 0);
+    setDefault(preferLiteRt, 0);
     setDefault(handleInvalid, "error");
     setDefault(stringsAsBinary, false);
   }
@@ -252,6 +259,19 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
   }
 
   /**
+   * The preferLiteRt param: the CPU threads of each LiteRT model {@code tfjni convert} wrote
+   * beside the SavedModel; a batch of {@code batchSize} rows runs on LiteRT if the signature was
+   * converted at that size and the transform feeds every input and fetches every output in key
+   * order ({@link io.tfjni.SavedModel#liteRtPredictors}), any other batch on TensorFlow (default
+   * 0: TensorFlow only). docs/LITERT.md has more.
+   *
+   * @return the param
+   */
+  public IntParam preferLiteRt() {
+    return preferLiteRt;
+  }
+
+  /**
    * The handleInvalid param: what a row that cannot feed the model does: {@code error} (the
    * default) fails the task naming the column and row, {@code skip} drops the row, {@code keep}
    * keeps it with null outputs.
@@ -360,6 +380,15 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
    */
   public int getInterOpThreads() {
     return (Integer) $(interOpThreads);
+  }
+
+  /**
+   * The {@link #preferLiteRt()} param's value.
+   *
+   * @return the value set, else the default
+   */
+  public int getPreferLiteRt() {
+    return (Integer) $(preferLiteRt);
   }
 
   /**
@@ -491,6 +520,17 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
   }
 
   /**
+   * Sets {@link #preferLiteRt()}.
+   *
+   * @param value the LiteRT thread count, or 0 for TensorFlow only
+   * @return this transformer
+   */
+  public SavedModelTransformer setPreferLiteRt(int value) {
+    set(preferLiteRt, value);
+    return this;
+  }
+
+  /**
    * Sets {@link #handleInvalid()}.
    *
    * @param value {@code error}, {@code skip} or {@code keep}
@@ -571,10 +611,11 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
     List<String> tagList = List.of($(tags));
     int intra = getIntraOpThreads();
     int inter = getInterOpThreads();
+    int liteRt = getPreferLiteRt();
     String location = $(modelPath);
     Signature signature;
     try (ModelCache.Lease lease = ExecutorModels.CACHE.acquire(new ModelCache.Key(
-        ModelLocation.resolve(location), tagList, intra, inter))) {
+        ModelLocation.resolve(location), tagList, intra, inter, liteRt))) {
       signature = lease.model().signature($(signatureKey));
     }
     String[] columns = $(inputCols);
@@ -633,8 +674,8 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
       outputs.add(column);
     }
     InvalidRows invalid = InvalidRows.valueOf(getHandleInvalid().toUpperCase(Locale.ROOT));
-    return new InferencePlan(location, tagList, signature.key(), intra, inter, getBatchSize(),
-        invalid, getStringsAsBinary(), List.copyOf(inputs), indexes, List.copyOf(columnTypes),
+    return new InferencePlan(location, tagList, signature.key(), intra, inter, liteRt,
+        getBatchSize(), invalid, getStringsAsBinary(), List.copyOf(inputs), indexes, List.copyOf(columnTypes),
         List.copyOf(outputs));
   }
 

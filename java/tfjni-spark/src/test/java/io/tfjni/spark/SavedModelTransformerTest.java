@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
-import io.tfjni.numpy.Npy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,20 +40,17 @@ import org.junit.jupiter.api.Test;
  */
 class SavedModelTransformerTest {
   private static SparkSession spark;
-  private static float[] images;
+  private static HeldOutDigits heldOut;
   private static float[] pythonProbabilities;
-  private static final int DIGITS = 360;
+  private static final int DIGITS = HeldOutDigits.COUNT;
 
   @BeforeAll
   static void start() throws IOException {
     spark = SparkSession.builder().master("local[2]").appName("tfjni-spark-test")
         .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
         .getOrCreate();
-    try (Tensor x = Npy.read(TestModels.dir().resolve("digits_holdout_images.npy"));
-        Tensor p = Npy.read(TestModels.dir().resolve("digits_holdout_probs.npy"))) {
-      images = x.toFloatArray();
-      pythonProbabilities = p.toFloatArray();
-    }
+    heldOut = HeldOutDigits.read();
+    pythonProbabilities = heldOut.probabilities();
   }
 
   @AfterAll
@@ -78,17 +74,7 @@ class SavedModelTransformerTest {
   }
 
   private static Dataset<Row> digits(int partitions) {
-    List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < DIGITS; i++) {
-      List<Float> pixels = new ArrayList<>(64);
-      for (int j = 0; j < 64; j++) {
-        pixels.add(images[i * 64 + j]);
-      }
-      rows.add(RowFactory.create(i, pixels));
-    }
-    StructType schema = new StructType().add("id", DataTypes.IntegerType)
-        .add("pixels", DataTypes.createArrayType(DataTypes.FloatType, false));
-    return spark.createDataFrame(rows, schema).repartition(partitions);
+    return heldOut.frame(spark, partitions);
   }
 
   private static SavedModelTransformer digitsTransformer() {
@@ -322,7 +308,7 @@ class SavedModelTransformerTest {
       for (int y = 0; y < 8; y++) {
         List<List<Float>> line = new ArrayList<>(8);
         for (int x = 0; x < 8; x++) {
-          float pixel = images[i * 64 + y * 8 + x];
+          float pixel = heldOut.images()[i * 64 + y * 8 + x];
           line.add(List.of(pixel));
           doubles.add((double) pixel);
           asDoubles[y * 8 + x] = pixel;
@@ -552,7 +538,7 @@ class SavedModelTransformerTest {
     for (int n : new int[] {64, 63, 65, 64}) {
       List<Float> pixels = new ArrayList<>();
       for (int j = 0; j < n; j++) {
-        pixels.add(images[j]);
+        pixels.add(heldOut.images()[j]);
       }
       rows.add(RowFactory.create(rows.size(), pixels));
     }

@@ -1,8 +1,9 @@
 package io.tfjni.serving;
 
-import io.tfjni.BatchingPredictor;
 import io.tfjni.Predictor;
 import io.tfjni.SavedModel;
+import io.tfjni.Tensor;
+import io.tfjni.batching.BatchingPredictor;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * One loaded version: its model, the predictors and batching predictors prepared on it for the
- * {@link ServingPredictor}s and {@link ServingBatchingPredictor}s of its {@link VersionedModel},
+ * {@link ServingPredictor}s and {@link ServingBatchingPredictor}s of its {@link VersionedModel}
+ * (with LiteRT's for the batch sizes converted, if the model prefers LiteRT),
  * and a count of the calls in flight on it. Once retired it takes no new call; when its last call
  * returns (or at once, if none is in flight) it is drained, and its owner closes it.
  */
@@ -26,7 +28,7 @@ final class LoadedVersion {
   final SavedModel model;
   /** Written by the calls of its serving predictors; detached when the version closes. */
   final VersionMetrics metrics;
-  private final Map<PredictorContract, Predictor> predictors = new ConcurrentHashMap<>();
+  private final Map<PredictorContract, Prepared> predictors = new ConcurrentHashMap<>();
   private final Map<ServingBatchingPredictor, BatchingPredictor> batchers =
       new ConcurrentHashMap<>();
   private final AtomicLong state = new AtomicLong();
@@ -45,21 +47,77 @@ final class LoadedVersion {
     metrics.attach();
   }
 
+  /**
+   * A contract's TensorFlow predictor and the LiteRT predictors of the sizes converted
+   * ({@link SavedModel#liteRtPredictors}), ascending; the same in arrays, looked up per call.
+   */
+  private record Prepared(Predictor tensorFlow, Map<Integer, Predictor> liteRt, int[] sizes,
+      Predictor[] bySize) {
+    static Prepared of(Predictor tensorFlow, Map<Integer, Predictor> liteRt) {
+      int[] sizes = liteRt.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+      Predictor[] bySize = new Predictor[sizes.length];
+      for (int i = 0; i < sizes.length; i++) {
+        bySize[i] = liteRt.get(sizes[i]);
+      }
+      return new Prepared(tensorFlow, liteRt, sizes, bySize);
+    }
+  }
+
+  /**
+   * Keeps {@code predictor} for {@code contract}, with the LiteRT predictors of its signature's
+   * converted sizes if the contract feeds and fetches what they do, and tells the metrics.
+   */
   void addPredictor(PredictorContract contract, Predictor predictor) {
-    predictors.put(contract, predictor);
+    Map<Integer, Predictor> liteRt = model.liteRtPredictors(contract.signatureKey,
+        contract.inputKeys, contract.outputKeys);
+    predictors.put(contract, Prepared.of(predictor, liteRt));
+    if (!liteRt.isEmpty()) {
+      metrics.servesOnLiteRt(contract.signatureKey, liteRt.keySet());
+    }
   }
 
   boolean hasPredictor(PredictorContract contract) {
     return predictors.containsKey(contract);
   }
 
-  /** The predictor prepared for {@code contract}; the caller holds this version acquired. */
+  /** The TensorFlow predictor prepared for {@code contract}; the caller holds this version. */
   Predictor predictor(PredictorContract contract) {
-    Predictor predictor = predictors.get(contract);
-    if (predictor == null) {
+    return prepared(contract).tensorFlow();
+  }
+
+  /**
+   * The predictor for a run of {@code inputs}: LiteRT's if one was prepared for their batch size
+   * (the first dimension of the first input that has one), else TensorFlow's. Allocates nothing.
+   */
+  Predictor predictor(PredictorContract contract, Tensor[] inputs) {
+    Prepared prepared = prepared(contract);
+    if (prepared.sizes().length > 0) {
+      for (Tensor input : inputs) {
+        if (input.rank() > 0) {
+          long rows = input.dimension(0);
+          for (int i = 0; i < prepared.sizes().length; i++) {
+            if (prepared.sizes()[i] == rows) {
+              return prepared.bySize()[i];
+            }
+          }
+          break;
+        }
+      }
+    }
+    return prepared.tensorFlow();
+  }
+
+  /** The LiteRT predictors prepared for {@code contract}, by batch size; empty if none. */
+  Map<Integer, Predictor> liteRtPredictors(PredictorContract contract) {
+    return prepared(contract).liteRt();
+  }
+
+  private Prepared prepared(PredictorContract contract) {
+    Prepared prepared = predictors.get(contract);
+    if (prepared == null) {
       throw new IllegalStateException("no predictor prepared on version " + version);
     }
-    return predictor;
+    return prepared;
   }
 
   void addBatcher(ServingBatchingPredictor owner, BatchingPredictor batcher) {

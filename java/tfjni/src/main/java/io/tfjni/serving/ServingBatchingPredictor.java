@@ -1,9 +1,9 @@
 package io.tfjni.serving;
 
-import io.tfjni.BatchedResult;
-import io.tfjni.BatchingPredictor;
 import io.tfjni.Tensor;
 import io.tfjni.TensorSpec;
+import io.tfjni.batching.BatchedResult;
+import io.tfjni.batching.BatchingPredictor;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -39,7 +39,8 @@ public final class ServingBatchingPredictor {
    * version's metrics hear its runs (queue waits, batch sizes).
    */
   BatchingPredictor buildOn(LoadedVersion version) {
-    BatchingPredictor.Builder builder = BatchingPredictor.builder(version.predictor(contract));
+    BatchingPredictor.Builder builder = BatchingPredictor.builder(version.predictor(contract))
+        .predictorsBySize(version.liteRtPredictors(contract));
     options.accept(builder);
     return builder.listener(version.metrics).build();
   }
@@ -100,6 +101,34 @@ public final class ServingBatchingPredictor {
       version.metrics.callEnded(started, 1, failure);
       version.release();
     }
+  }
+
+  /**
+   * Queues one row given as Java arrays and returns the future of its outputs, as {@link
+   * BatchingPredictor#submitRow} does; the version stays loaded until the future completes.
+   *
+   * @param row one array per input; copied before this returns
+   * @return the future of the row's outputs, which the caller closes
+   * @throws io.tfjni.InvalidRowException if an array does not fit its input, naming it
+   * @throws IllegalStateException if the versioned model is closed
+   * @throws VersionUnavailableException if no version serves at the moment
+   */
+  public CompletableFuture<BatchedResult> submitRow(Object... row) {
+    LoadedVersion version = owner.acquireServing();
+    long started = version.metrics.callStarted();
+    CompletableFuture<BatchedResult> answer;
+    try {
+      answer = version.batcher(this).submitRow(row);
+    } catch (RuntimeException | Error e) {
+      version.metrics.callEnded(started, 0, e);
+      version.release();
+      throw e;
+    }
+    answer.whenComplete((result, failure) -> {
+      version.metrics.callEnded(started, 1, failure);
+      version.release();
+    });
+    return answer;
   }
 
   /**

@@ -57,12 +57,19 @@ public record ServingMetrics(String model, long servingVersion, long swaps, long
    * @param unloads how many times it was unloaded
    * @param loadTime its last load's TensorFlow load and predictor preparation
    * @param warmUpTime its last load's warm-up
+   * @param liteRtBatchSizes which runtime serves what: per signature key, the batch sizes (ascending)
+   *     at which its predictors run on LiteRT (the version loaded with {@link
+   *     io.tfjni.SessionOptions#preferLiteRt(int)}, a model converted at that size, a predictor
+   *     feeding every input and fetching every output in key order: {@link
+   *     io.tfjni.SavedModel#liteRtPredictors}); every other size, and every signature absent,
+   *     runs on TensorFlow. A batching predictor's batch runs on LiteRT when its size, after any
+   *     padding, is one of these.
    */
   public record Version(long version, long calls, long rows,
       Map<TensorFlowException.Code, Long> errors, long otherFailures, long inFlight,
       HistogramSnapshot runTime, HistogramSnapshot queueWait, SizeHistogramSnapshot batchSizes,
       long loads, long failedLoads, long unloads, Duration loadTime,
-      Duration warmUpTime) {
+      Duration warmUpTime, Map<String, List<Integer>> liteRtBatchSizes) {
 
     /**
      * The failed calls with one TensorFlow code.

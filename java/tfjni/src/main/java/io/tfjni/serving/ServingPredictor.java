@@ -12,6 +12,11 @@ import java.util.List;
  * versioned model's life and owned by it (nothing to close). A version whose signature cannot
  * feed it is never swapped in (see {@link VersionFailure.Stage#SIGNATURE}).
  *
+ * <p>On a version loaded with {@link io.tfjni.SessionOptions#preferLiteRt(int)}, a run whose
+ * batch size was converted runs on LiteRT if this predictor feeds every input and fetches every
+ * output in key order ({@link io.tfjni.SavedModel#liteRtPredictors}); {@link
+ * ServingMetrics.Version#liteRtBatchSizes()} shows where.
+ *
  * <p>Thread safety: run it from any number of threads.
  */
 public final class ServingPredictor {
@@ -62,7 +67,7 @@ public final class ServingPredictor {
     long started = version.metrics.callStarted();
     Throwable failure = null;
     try {
-      return version.predictor(contract).run(inputs);
+      return version.predictor(contract, inputs).run(inputs);
     } catch (RuntimeException | Error e) {
       failure = e;
       throw e;
@@ -87,7 +92,8 @@ public final class ServingPredictor {
     long started = version.metrics.callStarted();
     Throwable failure = null;
     try {
-      return new VersionedResult(version.version, version.predictor(contract).run(inputs));
+      return new VersionedResult(version.version,
+          version.predictor(contract, inputs).run(inputs));
     } catch (RuntimeException | Error e) {
       failure = e;
       throw e;

@@ -1,11 +1,17 @@
 package io.tfjni.serving;
 
-import io.tfjni.BatchListener;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlowException;
+import io.tfjni.batching.BatchListener;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,6 +40,8 @@ final class VersionMetrics implements BatchListener {
   private final LongAdder unloads = new LongAdder();
   private volatile long loadTimeNanos;
   private volatile long warmUpTimeNanos;
+  /** Per signature, the batch sizes its predictors run on LiteRT, ascending. */
+  private volatile Map<String, List<Integer>> liteRtBatchSizes = Map.of();
 
   VersionMetrics(String model, long version) {
     this.model = model;
@@ -115,6 +123,15 @@ final class VersionMetrics implements BatchListener {
     warmUpTimeNanos = warmUpTime.toNanos();
   }
 
+  /** A predictor of {@code signatureKey} runs these batch sizes on LiteRT. */
+  synchronized void servesOnLiteRt(String signatureKey, Collection<Integer> sizes) {
+    Map<String, List<Integer>> all = new TreeMap<>(liteRtBatchSizes);
+    Set<Integer> merged = new TreeSet<>(all.getOrDefault(signatureKey, List.of()));
+    merged.addAll(sizes);
+    all.put(signatureKey, List.copyOf(merged));
+    liteRtBatchSizes = Collections.unmodifiableMap(all);
+  }
+
   void loadFailed() {
     failedLoads.increment();
   }
@@ -149,6 +166,6 @@ final class VersionMetrics implements BatchListener {
     return new ServingMetrics.Version(version, times.count(), rows.sum(), Map.copyOf(errors),
         otherFailures.sum(), inFlight.sum(), times, queueWait.snapshot(), batchSizes.snapshot(),
         loads.sum(), failedLoads.sum(), unloads.sum(),
-        Duration.ofNanos(loadTimeNanos), Duration.ofNanos(warmUpTimeNanos));
+        Duration.ofNanos(loadTimeNanos), Duration.ofNanos(warmUpTimeNanos), liteRtBatchSizes);
   }
 }

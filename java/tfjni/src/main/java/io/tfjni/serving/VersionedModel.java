@@ -1,11 +1,11 @@
 package io.tfjni.serving;
 
-import io.tfjni.BatchingPredictor;
 import io.tfjni.Predictor;
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Signature;
 import io.tfjni.TensorFlow;
+import io.tfjni.batching.BatchingPredictor;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,7 +82,8 @@ public final class VersionedModel implements AutoCloseable {
   private final List<ServingListener> listeners;
   private final SessionOptions sessionOptions;
   private final String[] tags;
-  private final boolean releaseFreedMemory;
+  /** Runs after each unload: returns freed memory to the system, or nothing if turned off. */
+  private final Runnable freedMemoryRelease;
   private final VersionDirectories directories;
   private final MetricsRecorder metrics;
 
@@ -132,7 +133,8 @@ public final class VersionedModel implements AutoCloseable {
     this.listeners = List.copyOf(all);
     this.sessionOptions = builder.sessionOptions;
     this.tags = builder.tags.clone();
-    this.releaseFreedMemory = builder.releaseFreedMemory;
+    this.freedMemoryRelease = builder.releaseFreedMemory ? builder.freedMemoryRelease
+        : () -> { };
     this.directories = new VersionDirectories(base, builder.readyMarker);
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
       Thread t = new Thread(task, "tfjni-serving-" + name);
@@ -158,6 +160,17 @@ public final class VersionedModel implements AutoCloseable {
    */
   public static Builder builder(Path base) {
     return new Builder(Objects.requireNonNull(base, "base"));
+  }
+
+  /**
+   * The version a directory of a base path stands for, by its name.
+   *
+   * @param directoryName a directory's file name
+   * @return its version number, or -1 if the name is not a plain decimal number (a directory
+   *     the versioned model ignores, such as a writer's {@code .tmp-3})
+   */
+  public static long versionOf(String directoryName) {
+    return VersionDirectories.versionOf(directoryName);
   }
 
   /**
@@ -540,9 +553,7 @@ public final class VersionedModel implements AutoCloseable {
     } finally {
       unloading.remove(version);
     }
-    if (releaseFreedMemory) {
-      TensorFlow.releaseFreeMemory();
-    }
+    freedMemoryRelease.run();
     Duration drainTime = Duration.ofNanos(System.nanoTime() - version.retiredAtNanos());
     LOG.log(Level.INFO, () -> "model '" + name + "': version " + version.version + " unloaded ("
         + drainTime.toMillis() + " ms after leaving service)");
@@ -889,6 +900,7 @@ public final class VersionedModel implements AutoCloseable {
     private String[] tags = {SavedModel.DEFAULT_TAG};
     private String readyMarker;
     private boolean releaseFreedMemory = true;
+    private Runnable freedMemoryRelease = TensorFlow::releaseFreeMemory;
 
     private Builder(Path base) {
       this.base = base;
@@ -1018,6 +1030,15 @@ public final class VersionedModel implements AutoCloseable {
      */
     public Builder releaseFreedMemory(boolean release) {
       this.releaseFreedMemory = release;
+      return this;
+    }
+
+    /**
+     * What releasing freed memory runs, {@link TensorFlow#releaseFreeMemory()} by default: a
+     * seam for the tests, which observe when it runs.
+     */
+    Builder freedMemoryRelease(Runnable release) {
+      this.freedMemoryRelease = Objects.requireNonNull(release, "release");
       return this;
     }
 

@@ -20,11 +20,11 @@ import java.util.stream.Stream;
  * The exports the versioned-model tests serve (scripts/generate_models.py's VERSIONED_EXPORTS),
  * their rows and TensorFlow Python's outputs for them, and the writing of version directories.
  */
-final class Exports {
+public final class Exports {
   /** y = x * [2, 3, 4] + 1. */
-  static final String A = "versioned_a";
+  public static final String A = "versioned_a";
   /** y = x * [-1, 0.5, 10] + [0, -2, 3]: another answer for every row. */
-  static final String B = "versioned_b";
+  public static final String B = "versioned_b";
   /** A's computation with its input renamed "features". */
   static final String RENAMED = "versioned_renamed";
   /** A's computation in float64. */
@@ -34,15 +34,20 @@ final class Exports {
 
   /** Row {@code row} of the case's input, as a [1, 3] tensor (close it). */
   static Tensor row(int row) {
-    return Tensor.of(rows(A, "inputs", "x")[row], 1, 3);
+    return Tensor.of(inputRow(row), 1, 3);
   }
 
-  static int rowCount() {
+  /** Row {@code row} of the case's input: the same rows for every export. */
+  public static float[] inputRow(int row) {
+    return rows(A, "inputs", "x")[row];
+  }
+
+  public static int rowCount() {
     return rows(A, "inputs", "x").length;
   }
 
   /** TensorFlow Python's output for row {@code row} of an export. */
-  static float[] expected(String export, int row) {
+  public static float[] expected(String export, int row) {
     return rows(export, "outputs", "y")[row];
   }
 
@@ -73,7 +78,7 @@ final class Exports {
   }
 
   /** Writes {@code export} as version {@code version} under {@code base} as a writer should. */
-  static Path publish(Path base, long version, String export) {
+  public static Path publish(Path base, long version, String export) {
     return VersionPublisher.publish(TestModels.modelPath(export), base, version);
   }
 

@@ -5,10 +5,10 @@ import static io.tfjni.serving.Exports.B;
 import static io.tfjni.serving.Exports.publish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tfjni.BatchedResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TestModels;
+import io.tfjni.batching.BatchedResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.AllocationTest;
-import io.tfjni.BatchedResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlowException;
 import io.tfjni.TestModels;
+import io.tfjni.batching.BatchedResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,12 +5,12 @@ import static io.tfjni.serving.Exports.B;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfjni.BatchedResult;
 import io.tfjni.LiveObjects;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
+import io.tfjni.batching.BatchedResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

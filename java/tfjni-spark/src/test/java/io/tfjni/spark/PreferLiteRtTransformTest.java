@@ -1,0 +1,156 @@
+package io.tfjni.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.tfjni.TensorFlow;
+import io.tfjni.TestModels;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The preferLiteRt param on a local[2] Spark session: digits, converted by
+ * scripts/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, scores its
+ * held-out digits with TensorFlow Python's probabilities (within the manifest's LiteRT tolerance)
+ * whether a batch ran on LiteRT (a full batch of 4) or on TensorFlow (a partition's shorter last
+ * batch, or a batch size not converted); which ran is read from the INFO line each LiteRT
+ * predictor logs.
+ */
+class PreferLiteRtTransformTest {
+  private static final int DIGITS = HeldOutDigits.COUNT;
+  private static SparkSession spark;
+  private static HeldOutDigits heldOut;
+  private static float[] pythonProbabilities;
+  private static double tolerance;
+
+  /** Held: java.util.logging keeps loggers weakly, and a new one would have no handler. */
+  private final Logger tfjniLogger = Logger.getLogger("io.tfjni");
+  private final ConcurrentLinkedQueue<String> liteRtLines = new ConcurrentLinkedQueue<>();
+  private final Handler capture = new Handler() {
+    @Override
+    public void publish(LogRecord record) {
+      if (record.getLevel() == Level.INFO && record.getMessage().contains("runs on LiteRT")) {
+        liteRtLines.add(record.getMessage());
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  };
+
+  @BeforeAll
+  static void start() throws IOException {
+    spark = SparkSession.builder().master("local[2]").appName("tfjni-spark-litert-test")
+        .config("spark.ui.enabled", "false").getOrCreate();
+    heldOut = HeldOutDigits.read();
+    pythonProbabilities = heldOut.probabilities();
+    for (var c : TestModels.manifest().path("litert").path("cases")) {
+      if (c.path("name").asText().equals("litert_digits_b4")) {
+        tolerance = c.path("tolerance").asDouble();
+      }
+    }
+    assertTrue(tolerance > 0 && tolerance < 1e-3, "the manifest's tolerance: " + tolerance);
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+    ExecutorModels.CACHE.evictUnused();
+  }
+
+  private long tensorsBefore;
+
+  @BeforeEach
+  void listen() {
+    tensorsBefore = TensorFlow.liveObjects().tensors();
+    tfjniLogger.addHandler(capture);
+  }
+
+  @AfterEach
+  void nothingLeftBehind() {
+    tfjniLogger.removeHandler(capture);
+    assertEquals(0, TensorFlow.liveObjects().runners(), "every partition closed its predictors");
+    assertEquals(tensorsBefore, TensorFlow.liveObjects().tensors(),
+        "every partition closed its batches' tensors and results");
+  }
+
+  private static Dataset<Row> digits(int partitions) {
+    return heldOut.frame(spark, partitions);
+  }
+
+  private static SavedModelTransformer digitsTransformer() {
+    return new SavedModelTransformer().setModelPath(TestModels.modelPath("digits").toString())
+        .setInputCols("pixels").setInputKeys("images").setOutputCols("probabilities");
+  }
+
+  private static void assertPythonsProbabilities(Dataset<Row> scored, String what) {
+    List<Row> rows = scored.select("id", "probabilities").collectAsList();
+    assertEquals(DIGITS, rows.size(), what);
+    for (Row row : rows) {
+      int id = row.getInt(0);
+      List<Float> p = row.getList(1);
+      assertEquals(10, p.size());
+      for (int c = 0; c < 10; c++) {
+        float expected = pythonProbabilities[id * 10 + c];
+        if (!(Math.abs((double) p.get(c) - expected) <= tolerance)) {
+          fail(what + ": digit " + id + " class " + c + " = " + p.get(c)
+              + ", TensorFlow Python gave " + expected + " (tolerance " + tolerance + ")");
+        }
+      }
+    }
+  }
+
+  @Test
+  void fullBatchesOfAConvertedSizeRunOnLiteRtWithTensorFlowPythonsValues() {
+    // 7 partitions of about 51 rows: 12 full batches of 4 each, and a shorter last one.
+    assertPythonsProbabilities(digitsTransformer().setBatchSize(4).setPreferLiteRt(1)
+        .transform(digits(7)), "batch 4 on LiteRT");
+    assertTrue(liteRtLines.stream().anyMatch(l -> l.contains("at batch 4 runs on LiteRT")),
+        "no LiteRT predictor was made: " + liteRtLines);
+  }
+
+  @Test
+  void otherBatchSizesAndTheDefaultRunOnTensorFlow() {
+    assertPythonsProbabilities(digitsTransformer().setBatchSize(5).setPreferLiteRt(1)
+        .transform(digits(3)), "batch 5, not converted");
+    assertPythonsProbabilities(digitsTransformer().setBatchSize(4).transform(digits(3)),
+        "batch 4 without preferLiteRt");
+    assertEquals(List.of(), List.copyOf(liteRtLines));
+  }
+
+  @Test
+  void theParamIsSavedLoadedAndSetByName() throws IOException {
+    Path dir = Files.createTempDirectory("tfjni-spark-litert");
+    SavedModelTransformer stage = digitsTransformer().setBatchSize(4);
+    assertEquals(0, stage.getPreferLiteRt(), "the default");
+    stage.set(stage.getParam("preferLiteRt"), 2);
+    assertEquals(2, stage.getPreferLiteRt());
+    stage.write().overwrite().save(dir.resolve("stage").toString());
+    SavedModelTransformer loaded = SavedModelTransformer.load(dir.resolve("stage").toString());
+    assertEquals(2, loaded.getPreferLiteRt());
+    assertPythonsProbabilities(loaded.transform(digits(2)), "the loaded stage");
+    assertTrue(liteRtLines.stream().anyMatch(l -> l.contains("at batch 4 runs on LiteRT")),
+        "the loaded stage did not run LiteRT: " + liteRtLines);
+    assertThrows(IllegalArgumentException.class, () -> stage.setPreferLiteRt(-1));
+  }
+}

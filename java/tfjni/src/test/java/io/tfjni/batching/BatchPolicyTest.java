@@ -1,0 +1,297 @@
+package io.tfjni.batching;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tfjni.batching.BatchPolicy.Decision;
+import io.tfjni.batching.BatchPolicy.Mode;
+import io.tfjni.batching.BatchPolicy.Settings;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The batching decision, step by step on a clock the test moves: no threads, no model. Expected
+ * decisions follow from the options and the arithmetic of the rows and times the test reports.
+ */
+class BatchPolicyTest {
+  private static final long MS = 1_000_000;
+  private static final int MAX_BATCH = 8;
+  private static final int UNBATCHED_CONCURRENCY = 4;
+  /** Windows of 1 ms and 2 runs or more; at most 4 windows between probes. */
+  private static final long WINDOW = MS;
+  private static final int MIN_RUNS = 2;
+  private static final int MAX_WINDOWS_BETWEEN_PROBES = 4;
+
+  /** A clock that moves only when the test moves it. */
+  private static final class FakeClock implements LongSupplier {
+    long now = 1_000 * MS;
+
+    @Override
+    public long getAsLong() {
+      return now;
+    }
+  }
+
+  private final FakeClock clock = new FakeClock();
+
+  private BatchPolicy policy(long maxDelayNanos, int[] allowed, int maxConcurrentBatches) {
+    return new BatchPolicy(new Settings(MAX_BATCH, maxDelayNanos, allowed, maxConcurrentBatches,
+        UNBATCHED_CONCURRENCY, WINDOW, MIN_RUNS, MAX_WINDOWS_BETWEEN_PROBES), clock);
+  }
+
+  private BatchPolicy noDelay() {
+    return policy(0, new int[0], 1);
+  }
+
+  /** One run of {@code rows} rows (one per caller) that takes {@code nanos} on the clock. */
+  private void run(BatchPolicy policy, int rows, long nanos) {
+    long started = policy.runStarted();
+    clock.now += nanos;
+    policy.runFinished(started, rows, rows);
+  }
+
+  /** One window: {@link #MIN_RUNS} runs of {@code rowsPerRun} rows over {@code nanos}. */
+  private void window(BatchPolicy policy, int rowsPerRun, long nanos) {
+    for (int i = 0; i < MIN_RUNS; i++) {
+      run(policy, rowsPerRun, nanos / MIN_RUNS);
+    }
+  }
+
+  @Test
+  void anIdleModelNeverWaitsAndRowsQueuedDuringARunRunTogetherWhenItEnds() {
+    BatchPolicy policy = noDelay();
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
+    assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
+    long started = policy.runStarted();  // the lone caller's run
+    long queuedAt = clock.now;
+    assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(queuedAt, 1));
+    clock.now += MS / 10;
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(queuedAt, 5));
+    policy.runFinished(started, 1, 1);
+    assertEquals(Decision.run(5), policy.forQueue(queuedAt, 5));
+    // More than a batch holds: the largest batch runs, the rest after it.
+    assertEquals(Decision.run(MAX_BATCH), policy.forQueue(queuedAt, MAX_BATCH + 3));
+  }
+
+  @Test
+  void batchesRunUpToTheConcurrencyLimit() {
+    BatchPolicy policy = policy(0, new int[0], 2);
+    policy.runStarted();
+    assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    policy.runStarted();
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
+  }
+
+  @Test
+  void aDelayWaitsForBatchMatesUntilItIsUpOrTheBatchIsFull() {
+    long delay = 5 * MS;
+    BatchPolicy policy = policy(delay, new int[0], 1);
+    long queuedAt = clock.now;
+    assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+    assertEquals(Decision.waitUntil(queuedAt + delay), policy.forQueue(queuedAt, 3));
+    clock.now = queuedAt + delay - 1;
+    assertEquals(Decision.waitUntil(queuedAt + delay), policy.forQueue(queuedAt, 3));
+    clock.now = queuedAt + delay;
+    assertEquals(Decision.run(3), policy.forQueue(queuedAt, 3));
+    clock.now = queuedAt;
+    assertEquals(Decision.run(MAX_BATCH), policy.forQueue(queuedAt, MAX_BATCH));
+  }
+
+  @Test
+  void aCallerRunsAloneOnlyWithAnAllowedSizeAndNothingElseWaiting() {
+    BatchPolicy policy = policy(0, new int[] {2, 4, MAX_BATCH}, 1);
+    assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(2, false));
+    assertEquals(Decision.QUEUE, policy.forCaller(3, false));
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(4, false));
+    assertEquals(Decision.QUEUE, policy.forCaller(2, true));
+    assertEquals(4, BatchPolicy.paddedSize(3, new int[] {2, 4, 8}));
+    assertEquals(3, BatchPolicy.paddedSize(3, new int[0]));
+  }
+
+  @Test
+  void whileRecentRunsServeSeveralCallersACallerFindingTheModelIdleQueues() {
+    BatchPolicy policy = noDelay();
+    // Each run weighs 1/8 in the mean of callers per run, which starts at 1: after k runs of 4
+    // callers it is 4 - 3 (7/8)^k, 1.375 after one run and 1.703 after two.
+    double mean = 1;
+    for (int k = 1; k <= 6; k++) {
+      run(policy, 4, 0);
+      mean = 4 - 3 * Math.pow(7.0 / 8, k);
+      Decision expected = mean < 1.5 ? Decision.RUN_ALONE : Decision.QUEUE;
+      assertEquals(expected, policy.forCaller(1, false), "after " + k + " runs of 4 callers");
+    }
+    // Runs of one caller bring the mean back down: m -> m - (m - 1) / 8 until it is below 1.5.
+    int lone = 0;
+    while (mean >= 1.5) {
+      assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+      run(policy, 1, 0);
+      mean -= (mean - 1) / 8;
+      lone++;
+    }
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "after " + lone + " lone runs");
+  }
+
+  @Test
+  void unbatchedCallersRunAloneUpToTheirConcurrencyAndQueuedRowsGoFirst() {
+    BatchPolicy policy = noDelay();
+    window(policy, 2, WINDOW);  // the first window ends: the policy probes the unbatched mode
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    long started = 0;
+    for (int caller = 0; caller < UNBATCHED_CONCURRENCY; caller++) {
+      assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "caller " + caller);
+      started = policy.runStarted();
+    }
+    assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 1));
+    policy.runFinished(started, 1, 1);
+    assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
+    assertEquals(Decision.QUEUE, policy.forCaller(1, true));
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
+  }
+
+  @Test
+  void runsOfTheModeBeforeAChangeDoNotHoldBackTheNext() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms; the unbatched mode is probed
+    long[] unbatched = new long[UNBATCHED_CONCURRENCY];
+    for (int caller = 0; caller < UNBATCHED_CONCURRENCY; caller++) {
+      assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "caller " + caller);
+      unbatched[caller] = policy.runStarted();
+    }
+    clock.now += WINDOW;
+    policy.runFinished(unbatched[0], 1, 1);
+    policy.runFinished(unbatched[1], 1, 1);  // 2 rows in 1 ms: the unbatched mode is kept
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    clock.now += WINDOW;
+    policy.runFinished(unbatched[2], 1, 1);
+    run(policy, 1, 0);  // the kept mode's window ended: the batched mode is probed
+    assertEquals(Mode.BATCHED, policy.mode());
+    // One unbatched run is still in flight; the batched mode has none: a batch runs at once.
+    assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    long batch = policy.runStarted();
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
+    policy.runFinished(unbatched[3], 1, 1);
+    assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
+    policy.runFinished(batch, 3, 3);
+    assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    assertEquals(0, policy.running());
+  }
+
+  @Test
+  void aWindowStartsWhenTheLastRunOfTheEarlierModeHasEnded() {
+    BatchPolicy policy = noDelay();
+    long batch = policy.runStarted();  // a batch that runs on through the change of mode
+    window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms, 1,000 rows/s; unbatched is tried
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    run(policy, 1, WINDOW / 2);  // an unbatched run while the batch still runs: not measured
+    policy.runFinished(batch, 100, 100);  // nor is the batch: the window starts now
+    run(policy, 1, WINDOW);
+    run(policy, 1, WINDOW);  // 2 rows in 2 ms: a tie (counting from the change: 3 in 2.5 ms)
+    assertEquals(Mode.BATCHED, policy.mode());
+  }
+
+  @Test
+  void aTryOfBatchingStartsWithCallersQueueing() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched, 1,000 rows/s
+    window(policy, 1, WINDOW);  // unbatched, 2,000 rows/s: kept
+    window(policy, 1, WINDOW);  // then batching is tried again
+    assertEquals(Mode.BATCHED, policy.mode());
+    // Every run so far served 1 caller; the batched mode starts from a mean of 3 callers per run,
+    // and each lone run weighs 1/8: after k of them the mean is 1 + 2 (7/8)^k.
+    int k = 0;
+    while (1 + 2 * Math.pow(7.0 / 8, k) >= 1.5) {
+      assertEquals(Decision.QUEUE, policy.forCaller(1, false), "after " + k + " runs");
+      run(policy, 1, 0);
+      k++;
+    }
+    assertEquals(11, k);
+    assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
+  }
+
+  @Test
+  void theFasterModeIsKeptAndTheSlowerProbedLessAndLessOften() {
+    BatchPolicy policy = noDelay();
+    // Rows per window (of 1 ms): 2 runs of 1 row batched, 2 runs of 3 rows unbatched. The first
+    // window is batched and a probe follows it; a probe that wins is kept and the other probed
+    // after 1 window; one that loses doubles the windows until the next probe, at most 4.
+    String expected = "BUUBUUBUUUUBUUUUB";
+    StringBuilder seen = new StringBuilder();
+    for (int w = 0; w < expected.length(); w++) {
+      Mode mode = policy.mode();
+      seen.append(mode == Mode.BATCHED ? 'B' : 'U');
+      window(policy, mode == Mode.BATCHED ? 1 : 3, WINDOW);
+    }
+    assertEquals(expected, seen.toString());
+    // The last probe lost: 4 unbatched windows follow. Now batching runs more rows per second
+    // (the load rose): the next probe of it wins, and the unbatched mode is probed after it.
+    String after = "UUUUBBUBBUBBBBU";
+    seen.setLength(0);
+    for (int w = 0; w < after.length(); w++) {
+      Mode mode = policy.mode();
+      seen.append(mode == Mode.BATCHED ? 'B' : 'U');
+      window(policy, mode == Mode.BATCHED ? 8 : 3, WINDOW);
+    }
+    assertEquals(after, seen.toString());
+  }
+
+  @Test
+  void ratesAreRowsPerSecondAndATieKeepsTheKeptMode() {
+    BatchPolicy policy = noDelay();
+    window(policy, 5, WINDOW);  // batched: 10 rows in 1 ms, 10,000 rows/s
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    window(policy, 10, 2 * WINDOW);  // 20 rows in 2 ms: 10,000 rows/s, a tie
+    assertEquals(Mode.BATCHED, policy.mode(), "a tie keeps the batched mode");
+    window(policy, 5, WINDOW);  // 2 windows of the kept mode before the next probe
+    window(policy, 5, WINDOW);
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    run(policy, 21, WINDOW);  // 21 rows in 2 ms: 10,500 rows/s, more than 10,000
+    run(policy, 0, WINDOW);
+    window(policy, 1, WINDOW);  // the unbatched mode was kept: the batched one is probed next
+    assertEquals(Mode.BATCHED, policy.mode());
+  }
+
+  @Test
+  void aProbeMustBeatTheKeptModeOverAllItsWindowsSinceTheLastProbe() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched: 1,000 rows/s
+    window(policy, 2, 2 * WINDOW);  // unbatched: 2,000 rows/s, kept
+    window(policy, 2, 2 * WINDOW);  // unbatched; then batching is tried
+    window(policy, 1, 4 * WINDOW);  // batched: 500 rows/s, lost: 2 unbatched windows follow
+    window(policy, 1, 2 * WINDOW);  // 1,000 rows/s
+    window(policy, 3, 2 * WINDOW);  // 3,000 rows/s: 8 rows in 4 ms over both, 2,000 rows/s
+    assertEquals(Mode.BATCHED, policy.mode());
+    long window = 4 * MIN_RUNS * MS / 5;
+    window(policy, 2, window);  // 4 rows in 1.6 ms: 2,500 rows/s, more than 2,000
+    assertEquals(Mode.BATCHED, policy.mode(), "the probe won: batching is kept");
+  }
+
+  @Test
+  void aWindowEndsAfterItsTimeAndItsRunsBothPassed() {
+    BatchPolicy policy = noDelay();
+    run(policy, 1, 2 * WINDOW);  // the time passed, one run of the two
+    assertEquals(Mode.BATCHED, policy.mode());
+    run(policy, 1, 0);
+    assertEquals(Mode.UNBATCHED, policy.mode(), "the first window ended: a probe");
+    long fifth = WINDOW / 5;
+    for (int i = 0; i < 4; i++) {
+      run(policy, 0, fifth);  // 4 runs, 0.8 ms: the runs passed, the time not
+    }
+    assertEquals(Mode.UNBATCHED, policy.mode(), "a window of 0 rows would have lost");
+    run(policy, 10, fifth);  // 1 ms: the probe's window ended, 10 rows/ms against 1 row/ms
+    run(policy, 1, WINDOW);
+    run(policy, 1, 0);  // the next window (kept, unbatched) ended: the batched mode is probed
+    assertEquals(Mode.BATCHED, policy.mode());
+  }
+
+  @Test
+  void aDelayAsksForBatchMatesSoTheModeNeverChanges() {
+    BatchPolicy policy = policy(MS, new int[0], 1);
+    for (int w = 0; w < 8; w++) {
+      window(policy, w + 1, WINDOW);
+      assertEquals(Mode.BATCHED, policy.mode(), "window " + w);
+      assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+    }
+  }
+}
