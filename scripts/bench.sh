@@ -3,7 +3,7 @@
 #
 # Contenders: the C API called from C++ (the floor, native/bench/model_floor_bench),
 # tfjni's map API, tfjni's prepared fast path and TensorFlow Java (JMH, through
-# scripts/bench-java.sh), all on the models of scripts/generate_bench_models.py
+# scripts/bench/bench-java.sh), all on the models of scripts/bench/generate_bench_models.py
 # with the same TensorFlow and thread settings, in two threading configurations:
 # "pooled" (intra-op 2, inter-op 2: TensorFlow's inter-op pool runs the ops) and
 # "caller" (intra-op 2, inter-op -1: every op on the calling thread). ROUNDS rounds (default 3); each
@@ -13,13 +13,13 @@
 # profiler for bytes and GCs per call), throughput at 2 and 4 threads, and eager
 # dispatch of one AddV2. Then, once per contender, RSS after 1e4 and 1e6 calls on
 # mlp_b1 and text_b8, and instructions per call on mlp_b1's calling thread, counted
-# by callgrind (scripts/bench-instructions.sh), which the machine's load cannot
+# by callgrind (scripts/bench/bench-instructions.sh), which the machine's load cannot
 # change. After the rounds, once: the floor, the fast path and the map API paired in
-# one process on mlp_b1 (scripts/bench-paired.sh, ~4 min), in turn on the same threads
+# one process on mlp_b1 (scripts/bench/bench-paired.sh, ~4 min), in turn on the same threads
 # in short slices, whose per-pair ratios to the floor judge the report's latency and
 # throughput ratio targets in both threading configurations (the rounds' ratios shown beside).
 # Raw results: build/bench-results/<timestamp>/.
-# scripts/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
+# scripts/bench/bench_report.py turns them into docs/BENCHMARKS.md and docs/benchmarks.png.
 #
 #   ROUNDS=n         rounds (default 3)
 #   BENCH_QUICK=1    a short trial: 1 round, short runs, RSS after 1e3 and 2e4
@@ -28,12 +28,12 @@
 #   BENCH_CASES=a,b  only these cases (a partial run: its report stays with its
 #                    raw results, like a quick one)
 #   BENCH_THREADINGS="pooled caller"   the threading configurations (default both)
-#   BENCH_JAVA=path  the Java side (default scripts/bench-java.sh)
-#   BENCH_DJL=0      skip DJL's engines (scripts/bench-djl.sh, ~20 min; 1 by default)
-#   BENCH_BATCHING=0 skip batching across callers (scripts/bench-batching.sh, ~2 min a round)
-#   BENCH_SWAPS=0    skip the latency around version swaps (scripts/bench-swaps.sh, ~0.5 min a round)
-#   BENCH_RUNTIMES=0 skip TensorFlow, LiteRT and ONNX Runtime side by side (scripts/bench-runtimes.sh,
-#                    ~10 min; run alone: scripts/bench-runtimes.sh)
+#   BENCH_JAVA=path  the Java side (default scripts/bench/bench-java.sh)
+#   BENCH_DJL=0      skip DJL's engines (scripts/bench/bench-djl.sh, ~20 min; 1 by default)
+#   BENCH_BATCHING=0 skip batching across callers (scripts/bench/bench-batching.sh, ~2 min a round)
+#   BENCH_SWAPS=0    skip the latency around version swaps (scripts/bench/bench-swaps.sh, ~0.5 min a round)
+#   BENCH_RUNTIMES=0 skip TensorFlow, LiteRT and ONNX Runtime side by side (scripts/bench/bench-runtimes.sh,
+#                    ~10 min; run alone: scripts/bench/bench-runtimes.sh)
 source "$(dirname "$0")/common.sh"
 
 # The command as typed, for the report: the settings given, then the command.
@@ -43,7 +43,7 @@ for setting in ROUNDS BENCH_QUICK BENCH_RSS_JOBS BENCH_CASES BENCH_THREADINGS; d
 done
 COMMAND+="${BENCH_COMMAND:-scripts/bench.sh}"
 BENCH_QUICK="${BENCH_QUICK:-0}"
-BENCH_JAVA="${BENCH_JAVA:-$ROOT/scripts/bench-java.sh}"
+BENCH_JAVA="${BENCH_JAVA:-$ROOT/scripts/bench/bench-java.sh}"
 BENCH_RSS_JOBS="${BENCH_RSS_JOBS:-2}"
 JAVA_CONTENDERS=(tfjniMap tfjniFast tfJava)
 RSS_CASES=(text_b8 mlp_b1)  # the slower first, so parallel probes end together
@@ -106,7 +106,7 @@ run() {
 }
 
 step "Benchmark models"
-MODELS=$("$ROOT/scripts/bench-models.sh")
+MODELS=$("$ROOT/scripts/bench/bench-models.sh")
 mapfile -t CASES < <("$VENV/bin/python" -c 'import json, sys
 print("\n".join(c["name"] for c in json.load(open(sys.argv[1]))["cases"]))' "$MODELS/bench_models.json")
 if [[ -n "${BENCH_CASES:-}" ]]; then
@@ -196,9 +196,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 
 if [[ " ${CASES[*]} " == *" mlp_b1 "* && " ${CONTENDERS[*]} " == *" tfjniFast "* ]]; then
-  step "Paired, same process: the floor, tfjni's fast path and map API in turn on mlp_b1 (scripts/bench-paired.sh)"
+  step "Paired, same process: the floor, tfjni's fast path and map API in turn on mlp_b1 (scripts/bench/bench-paired.sh)"
   run paired env BENCH_QUICK="$BENCH_QUICK" PAIRED_CASE=mlp_b1 PAIRED_THREADINGS="${THREADINGS[*]}" \
-    "$ROOT/scripts/bench-paired.sh" "$OUT/paired"
+    "$ROOT/scripts/bench/bench-paired.sh" "$OUT/paired"
 fi
 
 step "RSS after ${RSS_CALLS/,/ and } calls ($BENCH_RSS_JOBS at a time)"
@@ -222,33 +222,33 @@ if [[ " ${CASES[*]} " == *" mlp_b1 "* ]]; then
   step "Instructions per call on mlp_b1's calling thread (callgrind: counted, not timed)"
   run instructions env OUT="$OUT/instructions" CONTENDERS="c_api core ${CONTENDERS[*]:1}" \
     THREADINGS="${THREADINGS[*]}" \
-    CALLS="$INSTRUCTION_CALLS" JAVA_WARMUP="$INSTRUCTION_JAVA_WARMUP" "$ROOT/scripts/bench-instructions.sh" mlp_b1
+    CALLS="$INSTRUCTION_CALLS" JAVA_WARMUP="$INSTRUCTION_JAVA_WARMUP" "$ROOT/scripts/bench/bench-instructions.sh" mlp_b1
 fi
 
 if [[ "${BENCH_DJL:-1}" == 1 ]]; then
-  step "DJL's Predictor.predict: tfjni-djl, DJL's TensorFlow engine, tfjni's prepared path (scripts/bench-djl.sh)"
-  run djl env BENCH_QUICK="$BENCH_QUICK" "$ROOT/scripts/bench-djl.sh" "$OUT/djl"
+  step "DJL's Predictor.predict: tfjni-djl, DJL's TensorFlow engine, tfjni's prepared path (scripts/bench/bench-djl.sh)"
+  run djl env BENCH_QUICK="$BENCH_QUICK" "$ROOT/scripts/bench/bench-djl.sh" "$OUT/djl"
 fi
 
 if [[ "${BENCH_RUNTIMES:-1}" == 1 ]]; then
-  step "Three runtimes: TensorFlow, LiteRT through tfjni, ONNX Runtime Java, paired (scripts/bench-runtimes.sh)"
+  step "Three runtimes: TensorFlow, LiteRT through tfjni, ONNX Runtime Java, paired (scripts/bench/bench-runtimes.sh)"
   run runtimes env BENCH_QUICK="$BENCH_QUICK" BENCH_RUNTIMES_COMMAND="$COMMAND" \
-    "$ROOT/scripts/bench-runtimes.sh" "$OUT/runtimes"
+    "$ROOT/scripts/bench/bench-runtimes.sh" "$OUT/runtimes"
 fi
 
 if [[ "${BENCH_BATCHING:-1}" == 1 ]]; then
-  step "Batching across callers: batched next to unbatched, $ROUNDS round(s) (scripts/bench-batching.sh)"
+  step "Batching across callers: batched next to unbatched, $ROUNDS round(s) (scripts/bench/bench-batching.sh)"
   for ((round = 1; round <= ROUNDS; round++)); do
     run "batching-r$round" env BATCH_DURATION="$([[ "$BENCH_QUICK" == 1 ]] && echo 1s || echo 3s)" \
-      "$ROOT/scripts/bench-batching.sh" "$OUT/batching/round-$round"
+      "$ROOT/scripts/bench/bench-batching.sh" "$OUT/batching/round-$round"
   done
 fi
 
 if [[ "${BENCH_SWAPS:-1}" == 1 ]]; then
-  step "Latency around version swaps at 1 and 2 callers, $ROUNDS round(s) (scripts/bench-swaps.sh)"
+  step "Latency around version swaps at 1 and 2 callers, $ROUNDS round(s) (scripts/bench/bench-swaps.sh)"
   for ((round = 1; round <= ROUNDS; round++)); do
     if [[ "$BENCH_QUICK" == 1 ]]; then swap_settings=(SWAP_DURATION=2s SWAP_EVERY=5000); else swap_settings=(); fi
-    run "swaps-r$round" env "${swap_settings[@]}" "$ROOT/scripts/bench-swaps.sh" "$OUT/swaps/round-$round"
+    run "swaps-r$round" env "${swap_settings[@]}" "$ROOT/scripts/bench/bench-swaps.sh" "$OUT/swaps/round-$round"
   done
 fi
 
@@ -287,7 +287,7 @@ if [[ "$BENCH_QUICK" == 1 || -n "${BENCH_CASES:-}" ]]; then  # trials never over
 else
   report_args=(--md "$ROOT/docs/BENCHMARKS.md" --png "$ROOT/docs/benchmarks.png")
 fi
-"$VENV/bin/python" "$ROOT/scripts/bench_report.py" "$OUT" "${report_args[@]}"
+"$VENV/bin/python" "$ROOT/scripts/bench/bench_report.py" "$OUT" "${report_args[@]}"
 echo "raw results in $OUT; $(((SECONDS - STARTED) / 60)) min $(((SECONDS - STARTED) % 60)) s in all"
 if ((${#FAILED[@]})); then
   echo "FAILED: ${FAILED[*]}" >&2

@@ -22,12 +22,12 @@ cmake --build "$BUILD/native" -j "$JOBS"
 
 if $all_platforms; then
   export TFJNI_JAR_PLATFORMS=$ALL_PLATFORMS
-  "$ROOT/scripts/build-linux-aarch64.sh"
-  "$ROOT/scripts/build-macos-arm64.sh"
-  "$ROOT/scripts/build-windows.sh"
-  "$ROOT/scripts/runtime-artifact.sh" --all
+  "$ROOT/scripts/platforms/build-linux-aarch64.sh"
+  "$ROOT/scripts/platforms/build-macos-arm64.sh"
+  "$ROOT/scripts/platforms/build-windows.sh"
+  "$ROOT/scripts/release/runtime-artifact.sh" --all
 else
-  "$ROOT/scripts/runtime-artifact.sh"
+  "$ROOT/scripts/release/runtime-artifact.sh"
 fi
 
 step "Building the Maven modules (java/pom.xml) with the natives of $TFJNI_JAR_PLATFORMS"

@@ -4,7 +4,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.18.0}"
 # The second TensorFlow version make test runs the C++ core tests and the Java library's tests
-# against (scripts/test-second-tf.sh): tfjni built against TFJNI_TF_VERSION, run on this version's
+# against (scripts/test/test-second-tf.sh): tfjni built against TFJNI_TF_VERSION, run on this version's
 # libraries with the test models its TensorFlow Python makes. Nothing runs when the two are equal.
 TFJNI_SECOND_TF_VERSION="${TFJNI_SECOND_TF_VERSION:-2.18.0}"
 TFJNI_CACHE="${TFJNI_CACHE:-$HOME/.cache/tfjni}"
@@ -15,8 +15,8 @@ venv_of() {  # venv_of VERSION
 VENV=$(venv_of "$TFJNI_TF_VERSION")
 # PySpark and its Connect client, for the Spark example (examples/spark) and the Connect test, in a
 # venv of its own (no TensorFlow there), named by PySpark's version and the pins' hash.
-PYSPARK_VENV="$TFJNI_CACHE/venv-$(sed -n 's/^pyspark==/pyspark-/p' "$ROOT/scripts/requirements-pyspark.txt")-$(
-  sha256sum "$ROOT/scripts/requirements-pyspark.txt" | cut -c1-12)"
+PYSPARK_VENV="$TFJNI_CACHE/venv-$(sed -n 's/^pyspark==/pyspark-/p' "$ROOT/scripts/requirements/requirements-pyspark.txt")-$(
+  sha256sum "$ROOT/scripts/requirements/requirements-pyspark.txt" | cut -c1-12)"
 BUILD="$ROOT/build"
 JOBS="${JOBS:-2}"
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac || echo /usr/lib/jvm/java-17-openjdk-amd64/bin/javac)")")")}"
@@ -26,7 +26,7 @@ export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-1}"
 # CPU, and results differ in the last bits between the two, so every script pins one: Eigen's,
 # which every CPU runs, unless the caller sets it. The test models' expected values are made and
 # checked under the same setting (models_dir); make test runs the golden suites under the other
-# one too (scripts/test-onednn.sh).
+# one too (scripts/test/test-onednn.sh).
 export TF_ENABLE_ONEDNN_OPTS="${TF_ENABLE_ONEDNN_OPTS:-0}"
 
 # Each step says how far into the whole run (make test, say) it starts, for reading where time goes.
@@ -56,7 +56,7 @@ MAVEN_REPO="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
 tfjni_version() {
   sed -n 's|^ *<revision>\(.*\)</revision>.*|\1|p' "$ROOT/java/pom.xml"
 }
-# Every runtime artifact (scripts/runtime-artifact.sh) as PLATFORM/KIND. A kind is a TensorFlow
+# Every runtime artifact (scripts/release/runtime-artifact.sh) as PLATFORM/KIND. A kind is a TensorFlow
 # variant (cpu, gpu: gpu is linux-x86_64's only) or litert, LiteRT's runtime, published for the
 # platforms PyPI has ai-edge-litert wheels for (docs/LITERT.md).
 RUNTIME_ARTIFACTS=(linux-x86_64/cpu linux-x86_64/gpu linux-aarch64/cpu macos-arm64/cpu
@@ -75,23 +75,23 @@ runtime_artifact_version() {  # runtime_artifact_version KIND
   if [[ "$1" == litert ]]; then echo "$LITERT_VERSION"; else echo "$TFJNI_TF_VERSION"; fi
 }
 # Finishes a staging Maven repository directory for Maven Central: signs every file with KEY (none:
-# unsigned, which Central refuses) and writes its checksums (scripts/staging_repo.py), checks it
-# (scripts/validate_staging.py; every jar must carry META-INF/NAME equal to FILE) and lists its
+# unsigned, which Central refuses) and writes its checksums (scripts/release/staging_repo.py), checks it
+# (scripts/release/validate_staging.py; every jar must carry META-INF/NAME equal to FILE) and lists its
 # jars and POMs with their sizes: finish_staging DIR KEY NAME=FILE...
 finish_staging() {
   local staging=$1 key=$2 legal=() unsigned=() each; shift 2
   for each in "$@"; do legal+=(--legal-file "$each"); done
   step "Signing${key:+ with $key} and writing checksums"
   [[ -n "$key" ]] || { echo "no GPG key: $staging is unsigned, and Maven Central refuses it" >&2; unsigned=(--skip signatures); }
-  python3 "$ROOT/scripts/staging_repo.py" finish "$staging" ${key:+--gpg-key "$key"}
+  python3 "$ROOT/scripts/release/staging_repo.py" finish "$staging" ${key:+--gpg-key "$key"}
   step "Checking $staging against Maven Central's requirements"
-  python3 "$ROOT/scripts/validate_staging.py" "$staging" "${legal[@]}" ${GNUPGHOME:+--gnupghome "$GNUPGHOME"} "${unsigned[@]}"
+  python3 "$ROOT/scripts/release/validate_staging.py" "$staging" "${legal[@]}" ${GNUPGHOME:+--gnupghome "$GNUPGHOME"} "${unsigned[@]}"
   (cd "$staging" && find . -type f \( -name '*.jar' -o -name '*.pom' \) -printf '%P %s\n' | sort |
     awk '{ printf "  %-70s %12d bytes\n", $1, $2 }')
 }
 
 # The installed runtime artifact jar of a kind (cpu, gpu, litert) and platform
-# (scripts/runtime-artifact.sh).
+# (scripts/release/runtime-artifact.sh).
 runtime_artifact_jar() {  # runtime_artifact_jar KIND PLATFORM
   local artifact version
   artifact=$(runtime_artifact_id "$1") version=$(runtime_artifact_version "$1")
@@ -156,7 +156,7 @@ unpack_c_api_wheel() {  # unpack_c_api_wheel PLATFORM VARIANT OUT_DIR
 # _pywrap_tensorflow_internal.pyd (a DLL), linked through its import library (.lib). Only those,
 # the C API's headers, the licence and notices are kept (the wheel's other 8,000 headers are
 # C++), moved up beside include/ as the other platforms' libraries are. The .pyd imports
-# python311.dll; a stand-in for it is generated next to it (scripts/python_stand_in.py).
+# python311.dll; a stand-in for it is generated next to it (scripts/platforms/python_stand_in.py).
 unpack_windows_c_api() {  # unpack_windows_c_api WHEEL OUT_DIR
   unzip -q "$1" 'tensorflow/python/_pywrap_tensorflow_internal.pyd' 'tensorflow/python/_pywrap_tensorflow_internal.lib' \
     'tensorflow/include/tensorflow/c/*' 'tensorflow/include/xla/tsl/c/*' 'tensorflow/include/tensorflow/core/platform/ctstring*' \
@@ -167,7 +167,7 @@ unpack_windows_c_api() {  # unpack_windows_c_api WHEEL OUT_DIR
   # The notices are the other wheels' text with Windows line ends: the same bytes in every
   # runtime artifact's META-INF (the release's validator compares them).
   sed -i 's/\r$//' "$2/tensorflow/THIRD_PARTY_NOTICES.txt"
-  python3 "$ROOT/scripts/python_stand_in.py" --zig "$(zig_executable)" \
+  python3 "$ROOT/scripts/platforms/python_stand_in.py" --zig "$(zig_executable)" \
     "$2/tensorflow/_pywrap_tensorflow_internal.pyd" "$2/tensorflow/$WINDOWS_PYTHON_DLL"
 }
 # The CPython DLL TensorFlow's Windows wheel for Python 3.11 imports.
@@ -177,10 +177,10 @@ WINDOWS_PYTHON_DLL=python311.dll
 # version and the oneDNN setting they were computed under.
 models_dir() {
   local hash
-  hash=$(cat "$ROOT/scripts/generate_models.py" "$ROOT/scripts/generate_eager_cases.py" "$ROOT/scripts/golden.py" "$ROOT/scripts/text_ops_model.py" \
-    "$ROOT/scripts/djl_layer_goldens.py" "$ROOT/scripts/djl_recurrent_goldens.py" "$ROOT/scripts/warmup_requests.py" \
-    "$ROOT/scripts/litert_models.py" "$ROOT/scripts/litert_convert.py" \
-    "$ROOT/scripts/requirements.txt" "$ROOT/scripts/requirements-text.txt" "$ROOT/scripts/requirements-serving.txt" |
+  hash=$(cat "$ROOT/scripts/goldens/generate_models.py" "$ROOT/scripts/goldens/generate_eager_cases.py" "$ROOT/scripts/goldens/golden.py" "$ROOT/scripts/goldens/text_ops_model.py" \
+    "$ROOT/scripts/goldens/djl_layer_goldens.py" "$ROOT/scripts/goldens/djl_recurrent_goldens.py" "$ROOT/scripts/goldens/warmup_requests.py" \
+    "$ROOT/scripts/goldens/litert_models.py" "$ROOT/scripts/goldens/litert_convert.py" \
+    "$ROOT/scripts/requirements/requirements.txt" "$ROOT/scripts/requirements/requirements-text.txt" "$ROOT/scripts/requirements/requirements-serving.txt" |
     sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/models/tf$TFJNI_TF_VERSION-onednn$TF_ENABLE_ONEDNN_OPTS-$hash"
 }
@@ -189,7 +189,7 @@ models_dir() {
 # fetched once into the cache. 1.4.0: the last release whose C API sets CPU threads directly and
 # whose library carries nothing but the runtime (docs/LITERT.md). tfjni opens it with dlopen at
 # first use; builds and tests pass its path (tfjni.litert.library, TFJNI_LITERT_LIBRARY), users get
-# it from the runtime artifact io.tfjni:tfjni-litert (scripts/runtime-artifact.sh).
+# it from the runtime artifact io.tfjni:tfjni-litert (scripts/release/runtime-artifact.sh).
 LITERT_VERSION=1.4.0
 # The file is named so in every wheel, a Mach-O library on macOS too.
 LITERT_LIBRARY_FILE=libLiteRtRuntimeCApi.so
@@ -247,25 +247,25 @@ runtime_legal_files() {  # runtime_legal_files KIND SOURCE_DIR
   fi
 }
 
-# The benchmark models (scripts/generate_bench_models.py), cached the same way.
+# The benchmark models (scripts/bench/generate_bench_models.py), cached the same way.
 bench_models_dir() {
   local hash
-  hash=$(cat "$ROOT/scripts/generate_bench_models.py" "$ROOT/scripts/requirements.txt" | sha256sum | cut -c1-16)
+  hash=$(cat "$ROOT/scripts/bench/generate_bench_models.py" "$ROOT/scripts/requirements/requirements.txt" | sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/bench-models/tf$TFJNI_TF_VERSION-$hash"
 }
 
-# The runtime comparison's models (scripts/generate_runtime_models.py: LiteRT and ONNX files of the
+# The runtime comparison's models (scripts/bench/generate_runtime_models.py: LiteRT and ONNX files of the
 # benchmark models, a Transformer block, an LSTM), cached by their generator, the conversion they
 # reuse, the ONNX converter's pins and the benchmark models they start from.
 runtime_models_dir() {
   local hash
-  hash=$( (cat "$ROOT/scripts/generate_runtime_models.py" "$ROOT/scripts/litert_models.py" \
-    "$ROOT/scripts/requirements-tf2onnx.txt"; bench_models_dir) | sha256sum | cut -c1-16)
+  hash=$( (cat "$ROOT/scripts/bench/generate_runtime_models.py" "$ROOT/scripts/goldens/litert_models.py" \
+    "$ROOT/scripts/requirements/requirements-tf2onnx.txt"; bench_models_dir) | sha256sum | cut -c1-16)
   echo "$TFJNI_CACHE/runtime-models/tf$TFJNI_TF_VERSION-$hash"
 }
-# tf2onnx in a venv of its own (scripts/requirements-tf2onnx.txt says why), named by its pins.
+# tf2onnx in a venv of its own (scripts/requirements/requirements-tf2onnx.txt says why), named by its pins.
 tf2onnx_venv() {
-  echo "$TFJNI_CACHE/venv-tf2onnx-$(sha256sum "$ROOT/scripts/requirements-tf2onnx.txt" | cut -c1-12)"
+  echo "$TFJNI_CACHE/venv-tf2onnx-$(sha256sum "$ROOT/scripts/requirements/requirements-tf2onnx.txt" | cut -c1-12)"
 }
 
 # TensorFlow Text built for another TensorFlow minor version than TFJNI_TF_VERSION: its op
@@ -411,12 +411,12 @@ ensure_debian_packages() {  # ensure_debian_packages [--no-install-recommends] P
 }
 
 # A SavedModel whose signature calls tf.py_function, made by TensorFlow Python into the build
-# directory once (scripts/python_op_model.py); prints its directory.
+# directory once (scripts/goldens/python_op_model.py); prints its directory.
 python_op_model() {
   local dir="$BUILD/python-op-model"
   if [[ ! -f "$dir/saved_model.pb" ]]; then
     rm -rf "$dir"
-    TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/python_op_model.py" "$dir" >&2
+    TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/goldens/python_op_model.py" "$dir" >&2
   fi
   echo "$dir"
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Stages the runtime artifacts (io.tfjni:tfjni-tensorflow-VARIANT:$TFJNI_TF_VERSION and
-# io.tfjni:tfjni-litert:$LITERT_VERSION, built by scripts/runtime-artifact.sh: a jar per platform,
+# io.tfjni:tfjni-litert:$LITERT_VERSION, built by scripts/release/runtime-artifact.sh: a jar per platform,
 # -sources and -javadoc jars, the POM) for Maven Central, one staging directory per artifact, since
 # each is its own Publisher Portal bundle (at most 1 GB): copies them from the local Maven
 # repository, signs every file with GPG when a key is given, writes checksums, checks the directory
-# with scripts/validate_staging.py (every jar carries the runtime's licence files:
+# with scripts/release/validate_staging.py (every jar carries the runtime's licence files:
 # scripts/common.sh, runtime_legal_files) and fails if it is over the bundle limit.
 usage() {
   cat <<'EOF'
@@ -45,7 +45,7 @@ for kind in "${kinds[@]}"; do
   else staging="$BUILD/release/tensorflow-$TFJNI_TF_VERSION/$kind"; fi
   staging=$(realpath -m "$staging")
   # Current ones (a cached step when make natives built them).
-  "$ROOT/scripts/runtime-artifact.sh" "${platforms[@]/%//$kind}"
+  "$ROOT/scripts/release/runtime-artifact.sh" "${platforms[@]/%//$kind}"
 
   step "Staging io.tfjni:$artifact:$version (${platforms[*]}) into $staging"
   rm -rf "$staging"

@@ -3,7 +3,7 @@
 # files of this checkout, reproducibly (jar entries carry the HEAD commit's time), with -sources
 # and -javadoc jars (Javadoc held to doclint), into a staging Maven repository directory in
 # Maven Central's layout; signs every file with GPG when a key is given; writes .md5, .sha1,
-# .sha256 and .sha512 checksums; then checks the directory with scripts/validate_staging.py.
+# .sha256 and .sha512 checksums; then checks the directory with scripts/release/validate_staging.py.
 # Internal modules (<tfjni.internal>true in their POM: benchmarks, soak) are not built or staged.
 #
 # The runtime artifacts (io.tfjni:tfjni-tensorflow-*, versioned by TensorFlow's version) are not

@@ -34,9 +34,9 @@ step "tfjni-djl against DJL 0.38.0 too: compiled, and its engine, model and oper
   -Dtest='EngineTest,DjlContractsTest,ModelTest,BatchingModelTest,PredictorContextTest,FrozenGraphTest,VersionedBasePathTest,ThreadOptionsTest,FourierTest,UniqueScatterTest,AdvancedIndexTest,SemanticsTest,ComposedOpsTest' \
   -Dsurefire.failIfNoSpecifiedTests=false)
 
-step "tfjni-djl's inline goldens against scripts/djl_op_goldens.py, which computes them"
+step "tfjni-djl's inline goldens against scripts/goldens/djl_op_goldens.py, which computes them"
 DJL_TESTS="$ROOT/java/tfjni-djl/src/test/java/io/tfjni/djl"
-TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/djl_op_goldens.py" --check \
+TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" "$ROOT/scripts/goldens/djl_op_goldens.py" --check \
   "$DJL_TESTS/FourierTest.java" "$DJL_TESTS/UniqueScatterTest.java" "$DJL_TESTS/AdvancedIndexTest.java"
 
 step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every test of the module"
@@ -47,29 +47,29 @@ step "tfjni-flink against Flink 1.20.3 (the long-term-support line) too: every t
 
 # Prints its own steps: the C++ core tests and the Java library's tests on the second TensorFlow
 # version's libraries, with models made by that version's Python.
-"$ROOT/scripts/test-second-tf.sh"
+"$ROOT/scripts/test/test-second-tf.sh"
 
 # Prints its own steps: models, expected values and the golden suites under the other setting.
-"$ROOT/scripts/test-onednn.sh"
+"$ROOT/scripts/test/test-onednn.sh"
 
 # A release staged, validated and rebuilt to compare bytes; the examples project (by Maven
 # coordinates, with no Python and no TensorFlow directory set) against it. Prints its own steps.
-"$ROOT/scripts/test-release.sh"
+"$ROOT/scripts/test/test-release.sh"
 
 # These print their own steps: golden cases, devices and the demo on TensorFlow's GPU build (CPU
 # here); linux-aarch64's core tests and demo under qemu-user; windows-x86_64's core tests and
 # demo under Wine; the macos-arm64 link check.
-"$ROOT/scripts/test-gpu-build.sh"
-"$ROOT/scripts/test-linux-aarch64.sh"
-"$ROOT/scripts/test-windows.sh"
-"$ROOT/scripts/check-macos-arm64.sh" --skip-build
+"$ROOT/scripts/platforms/test-gpu-build.sh"
+"$ROOT/scripts/platforms/test-linux-aarch64.sh"
+"$ROOT/scripts/platforms/test-windows.sh"
+"$ROOT/scripts/platforms/check-macos-arm64.sh" --skip-build
 
 step "Benchmark programs: built, not run (make bench runs them)"
 build_bench "$BUILD/bench-configure.log" model_floor_bench eager_dispatch_bench call_instructions \
   callgrind_marks floor_loop
 
-step "Benchmark report: which measurement judges each target (scripts/test_bench_report.py)"
-python3 "$ROOT/scripts/test_bench_report.py"
+step "Benchmark report: which measurement judges each target (scripts/bench/test_bench_report.py)"
+python3 "$ROOT/scripts/bench/test_bench_report.py"
 
 step "C++ core tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S "$ROOT/native" -B "$BUILD/sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -84,5 +84,5 @@ TFJNI_TEST_MODELS="$MODELS" TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(mismatched_op_
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   "$BUILD/sanitize/tfjni_core_tests" --gtest_brief=1
 
-# Builds and prints its own steps; FUZZ_SECONDS per target (scripts/fuzz.sh).
-"$ROOT/scripts/fuzz.sh"
+# Builds and prints its own steps; FUZZ_SECONDS per target (scripts/test/fuzz.sh).
+"$ROOT/scripts/test/fuzz.sh"

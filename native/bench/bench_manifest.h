@@ -1,4 +1,4 @@
-// The benchmark cases of bench_models.json (scripts/generate_bench_models.py),
+// The benchmark cases of bench_models.json (scripts/bench/generate_bench_models.py),
 // with their input data and expected outputs read into memory.
 #pragma once
 

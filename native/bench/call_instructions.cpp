@@ -35,7 +35,7 @@ constexpr const char* kUsage = R"(Usage:
 Runs --warmup calls (default 100), then --calls calls (default 1000) between
 callgrind client requests that zero and then dump the counters ("measured").
 Run it under valgrind --tool=callgrind and divide the dump's instruction count
-by --calls: scripts/bench-instructions.sh does. Outside valgrind it only runs.
+by --calls: scripts/bench/bench-instructions.sh does. Outside valgrind it only runs.
 Both contenders use an intra_op pool of 2 threads and --inter_op_threads inter-op
 threads (default 2, as the benchmarks' pooled configuration; -1 runs every op on the
 calling thread, their caller-thread configuration).

@@ -1,6 +1,6 @@
 // The cost of dispatching one small eager op (Add of two 1-element float
 // tensors): through the tfjni core, and through the raw C API as the floor.
-// Java's side of the comparison is scripts/bench-eager-dispatch.sh.
+// Java's side of the comparison is io.tfjni.bench.EagerBench; scripts/bench.sh runs both.
 #include <benchmark/benchmark.h>
 #include <tensorflow/c/eager/c_api.h>
 

@@ -160,7 +160,7 @@ long vm_rss_kb() {
   return -1;
 }
 
-// Same JSON lines as the Java RSS probe (scripts/bench-java.sh rss), which
+// Same JSON lines as the Java RSS probe (scripts/bench/bench-java.sh rss), which
 // has a Java heap and GCs where we have only malloc.
 int probe_rss(const std::vector<BenchCase>& cases, const Options& o) {
   std::unique_ptr<LoadedCase> loaded = load(find_case(cases, o.rss_case), o);

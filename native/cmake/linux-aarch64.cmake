@@ -1,4 +1,4 @@
-# Cross-compiles for linux-aarch64 with Debian's g++-aarch64-linux-gnu (scripts/setup-linux-aarch64.sh
+# Cross-compiles for linux-aarch64 with Debian's g++-aarch64-linux-gnu (scripts/platforms/setup-linux-aarch64.sh
 # installs it). Libraries for the target come from Debian multiarch (/usr/lib/aarch64-linux-gnu,
 # e.g. libgtest-dev:arm64), which CMake searches by the compiler's library architecture; header-only
 # packages (nlohmann-json) and the host JDK's JNI headers serve both architectures.

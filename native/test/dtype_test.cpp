@@ -58,7 +58,7 @@ TEST_F(DtypeTest, UnknownCodesAreNamedByNumber) {
 
 // TensorFlow's own TF_DataTypeSize is the oracle for every fixed-size type the loaded
 // TensorFlow knows; it reports 0 for a code it does not know, which may only be one of the
-// types newer than 2.18 (scripts/tf-versions.sh runs this against 2.21, which knows them all).
+// types newer than 2.18 (scripts/test/tf-versions.sh runs this against 2.21, which knows them all).
 TEST_F(DtypeTest, SizesMatchTensorFlow) {
   int compared = 0;
   for (const auto& [code, name] : known_names()) {

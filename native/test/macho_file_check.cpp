@@ -1,5 +1,5 @@
 // Runs tfjni's Mach-O reader (src/macho_file.cpp) on files whose answers are known, on Linux:
-// scripts/check-macos-arm64.sh builds it for aarch64 Linux (so the reader looks for arm64, as on
+// scripts/platforms/check-macos-arm64.sh builds it for aarch64 Linux (so the reader looks for arm64, as on
 // an Apple-silicon Mac) and runs it under qemu-user. Arguments: triples of
 // PATH IS_SHARED_OBJECT(0|1) DEFINES_PyInit_(0|1); exits 1 on the first wrong answer.
 #include <cstdio>

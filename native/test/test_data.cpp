@@ -24,7 +24,7 @@ fs::path models_dir() {
   if (env == nullptr || *env == '\0') {
     throw std::runtime_error(
         "TFJNI_TEST_MODELS is not set, but this test needs the generated test models. Run "
-        "`~/.cache/tfjni/venv-2.18.0/bin/python scripts/generate_models.py DIR` and set "
+        "`~/.cache/tfjni/venv-2.18.0/bin/python scripts/goldens/generate_models.py DIR` and set "
         "TFJNI_TEST_MODELS=DIR");
   }
   fs::path dir(env);
@@ -32,7 +32,7 @@ fs::path models_dir() {
   if (!fs::is_regular_file(dir / "manifest.json", ec)) {
     throw std::runtime_error("TFJNI_TEST_MODELS=" + dir.string() +
                              " holds no manifest.json; regenerate it with "
-                             "scripts/generate_models.py");
+                             "scripts/goldens/generate_models.py");
   }
   return dir;
 }

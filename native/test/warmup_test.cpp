@@ -1,5 +1,5 @@
 // TensorFlow Serving's warm-up file: the file TensorFlow Python wrote for the dtypes model
-// (scripts/warmup_requests.py) read back value for value and run through the model, and damaged
+// (scripts/goldens/warmup_requests.py) read back value for value and run through the model, and damaged
 // copies of it refused with the record they break.
 #include "tfjni/warmup.h"
 

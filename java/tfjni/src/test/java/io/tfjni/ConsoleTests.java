@@ -16,7 +16,7 @@ import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
- * Runs the named test classes on a JVM that Maven does not start (scripts/test-windows.sh: the
+ * Runs the named test classes on a JVM that Maven does not start (scripts/platforms/test-windows.sh: the
  * Windows JVM under Wine), printing every failure and a summary. Exits 0 only if tests ran and
  * every one passed: none failed, was aborted or was skipped. Each class's time is printed when it
  * ends (what a class adds to the run). What the JVM leaves out by

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * LiteRT models converted from the test models (scripts/litert_models.py): signatures and outputs
+ * LiteRT models converted from the test models (scripts/goldens/litert_models.py): signatures and outputs
  * against TensorFlow Python's (the manifest's {@code litert} section, within its recorded
  * tolerance), the Predictor contract, damaged files, bad inputs, closing, and leaks.
  */

@@ -50,7 +50,7 @@ class ManifestCasesTest {
   /**
    * The expected outputs were computed by the TensorFlow this JVM loaded (the C++ core checks the
    * same): run against another version, this fails first and says which one was loaded
-   * (scripts/tf-versions.sh does so on purpose).
+   * (scripts/test/tf-versions.sh does so on purpose).
    */
   @Test
   void manifestComesFromTheLoadedTensorFlow() {

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A SavedModel of TensorFlow 2.21 Python whose signature takes and returns tensors of the
  * one-byte types (float8, float4, int4, int2), run on TensorFlow 2.21's libtensorflow; expected
- * values are TensorFlow Python's (scripts/generate_narrow_types_model.py).
+ * values are TensorFlow Python's (scripts/goldens/generate_narrow_types_model.py).
  *
  * <p>Not a default test (the name does not end in "Test"): it needs that model and a
- * libtensorflow of 2.21 or later, which scripts/tf-versions.sh provides when it tests 2.21,
+ * libtensorflow of 2.21 or later, which scripts/test/tf-versions.sh provides when it tests 2.21,
  * running this class alone with {@code -Dtest=NarrowTypesModelCheck
  * -Dtfjni.test.narrow_types_model=DIR}.
  */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SavedModels loaded with {@link SessionOptions#preferLiteRt(int)}: digits and half_plus_two were
- * converted by scripts/litert_convert.py (what {@code tfjni convert} runs) into their
+ * converted by scripts/goldens/litert_convert.py (what {@code tfjni convert} runs) into their
  * {@code litert/} layout, at batch 1 and 4 (digits' serving_default) and 3 (every signature of
  * half_plus_two; regress_x_to_y, a string input, recorded as not converting). Values through the
  * LiteRT path against TensorFlow Python's (the manifest's {@code litert} cases, within their

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * check on tfjni's live native objects.
  */
 public final class TestModels {
-  /** System property naming the directory that scripts/generate_models.py wrote. */
+  /** System property naming the directory that scripts/goldens/generate_models.py wrote. */
   public static final String MODELS_PROPERTY = "tfjni.test.models";
 
   /** Relative and absolute tolerance for floats that come from real computation. */
@@ -58,7 +58,7 @@ public final class TestModels {
   /**
    * System property naming test models whose cases and signatures the suites that go through
    * every model leave out: entries "model=reason" separated by ";". The Maven build sets none;
-   * scripts/test-windows.sh leaves out text_ops (its op libraries are Linux builds) and slow_loop
+   * scripts/platforms/test-windows.sh leaves out text_ops (its op libraries are Linux builds) and slow_loop
    * (slow by design), and {@link ConsoleTests} prints each entry with its reason.
    */
   public static final String LEFT_OUT_MODELS_PROPERTY = "tfjni.test.left_out_models";
@@ -74,7 +74,7 @@ public final class TestModels {
       String property = System.getProperty(MODELS_PROPERTY);
       if (property == null || property.isBlank()) {
         fail("system property " + MODELS_PROPERTY + " is not set: point it at the directory "
-            + "scripts/generate_models.py wrote (scripts/build.sh generates it)");
+            + "scripts/goldens/generate_models.py wrote (scripts/build.sh generates it)");
       }
       Path candidate = Path.of(property).toAbsolutePath();
       if (!Files.isDirectory(candidate)) {

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One benchmark case of bench_models.json (written by scripts/generate_bench_models.py): which
+ * One benchmark case of bench_models.json (written by scripts/bench/generate_bench_models.py): which
  * SavedModel and signature to run, its single input (float32 from a .npy file, or UTF-8 strings),
  * and TensorFlow Python's output for it, which every contender must reproduce before it is timed.
  */
@@ -27,7 +27,7 @@ record BenchCase(
     long[] outputShape,
     float[] expected) {
 
-  /** The system property naming the directory that `scripts/bench-models.sh` prints. */
+  /** The system property naming the directory that `scripts/bench/bench-models.sh` prints. */
   static final String MODELS_PROPERTY = "tfjni.bench.models";
   static final String MODELS_ENV = "TFJNI_BENCH_MODELS";
   /** Tolerance of the output check: |actual - expected| <= ABS + REL * |expected|. */
@@ -42,7 +42,7 @@ record BenchCase(
     }
     if (dir == null || dir.isEmpty()) {
       throw new IllegalStateException("set -D" + MODELS_PROPERTY + " (or " + MODELS_ENV
-          + ") to the directory printed by scripts/bench-models.sh");
+          + ") to the directory printed by scripts/bench/bench-models.sh");
     }
     return Path.of(dir);
   }

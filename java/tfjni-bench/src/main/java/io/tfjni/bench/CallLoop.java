@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Counts one Java contender's machine instructions per call: run under valgrind's callgrind by
- * {@code scripts/bench-instructions.sh}, it makes warm-up calls (so the JIT has compiled the loop),
+ * {@code scripts/bench/bench-instructions.sh}, it makes warm-up calls (so the JIT has compiled the loop),
  * then zeroes callgrind's counters, makes the measured calls and dumps the counters, all through
  * {@link CallgrindMarks}. The count covers every thread of the process in that window: the
  * contender's Java and native code, TensorFlow's pools, and whatever the JVM's own threads did

@@ -7,7 +7,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * The benchmark parameters shared by every model state: the case and the session's threading. JMH
  * names a parameter after its field, and Java reserves {@code case}: the parameter is
- * {@code caseName} (scripts/bench-java.sh also accepts {@code -p case=...} and renames it).
+ * {@code caseName} (scripts/bench/bench-java.sh also accepts {@code -p case=...} and renames it).
  */
 @State(Scope.Benchmark)
 public abstract class CaseParam {

@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * engines named "TensorFlow": {@code engine=tfjni} (tfjni-djl) or {@code engine=djl} (DJL's own
  * TensorFlow engine, on TensorFlow Java's native library). Both cannot share a class path (same
  * engine name, and DJL's engine bundles TensorFlow Java classes that differ from the ones
- * {@link ModelBench} uses), so scripts/bench-djl.sh runs each from a class path of its own; the
+ * {@link ModelBench} uses), so scripts/bench/bench-djl.sh runs each from a class path of its own; the
  * engine is taken from its provider class directly, not from DJL's registry by name. Threads use
  * the system properties both engines read ({@code ai.djl.tensorflow.num_*_threads}). The model is
  * loaded once per fork; each JMH thread has its own Predictor, as DJL recommends.

@@ -23,7 +23,7 @@ final class OneLibraryPerJvm {
 
   /**
    * Prints which TensorFlow the binding loaded and, when {@value #VERSION_PROPERTY} is set (as
-   * scripts/bench-java.sh sets it), fails unless it is that version: every contender must run the
+   * scripts/bench/bench-java.sh sets it), fails unless it is that version: every contender must run the
    * same TensorFlow.
    */
   static void checkVersion(String binding, String version) {

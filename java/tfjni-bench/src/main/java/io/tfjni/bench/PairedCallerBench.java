@@ -25,7 +25,7 @@ import java.util.Locale;
  *
  * <p>Usage: {@code PairedCallerBench CASE pooled|caller THREADS... [--pairs=N]
  * [--warmup-pairs=N] [--slice-ms=N]}, with {@code -Dtfjni.bench.models}, {@code
- * -Dtfjni.bench.floorLoop} and tfjni's properties ({@code scripts/bench-paired.sh} passes them).
+ * -Dtfjni.bench.floorLoop} and tfjni's properties ({@code scripts/bench/bench-paired.sh} passes them).
  */
 public final class PairedCallerBench {
   static final int FLOOR = 0;

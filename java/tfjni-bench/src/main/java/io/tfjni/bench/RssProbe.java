@@ -13,7 +13,7 @@ import java.util.Locale;
  * with the process's resident set size (VmRSS), the Java heap in use, the number of garbage
  * collections so far, and the bytes the calling thread allocated inside the calls so far
  * ({@code call_alloc_bytes}: the set-up and the printing are not counted; JMH's own bytes never
- * are, so this is the exact allocation of the contender's calls). Run by {@code scripts/bench-java.sh rss CONTENDER CASE CALLS,CALLS,...},
+ * are, so this is the exact allocation of the contender's calls). Run by {@code scripts/bench/bench-java.sh rss CONTENDER CASE CALLS,CALLS,...},
  * always in a fresh JVM: one binding per process.
  *
  * <p>Usage: {@code RssProbe tfjniMap|tfjniFast|tfJava|tfJavaRunner CASE N1,N2,...} (cumulative

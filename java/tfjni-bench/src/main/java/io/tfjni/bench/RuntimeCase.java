@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * A case of the runtime comparison (scripts/generate_runtime_models.py's bench_models.json): the
+ * A case of the runtime comparison (scripts/bench/generate_runtime_models.py's bench_models.json): the
  * benchmark case TensorFlow runs, and its LiteRT and ONNX files, or each converter's reason for
  * having none.
  */

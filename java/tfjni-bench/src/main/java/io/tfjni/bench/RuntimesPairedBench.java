@@ -27,7 +27,7 @@ import java.util.Locale;
  *
  * <p>Usage: {@code RuntimesPairedBench CASE THREADS... [--pairs=N] [--warmup-pairs=N]
  * [--slice-ms=N] [--alloc-ms=N]}, with {@code -Dtfjni.bench.models} naming the runtime models'
- * directory ({@code scripts/bench-runtimes.sh} passes it and tfjni's properties).
+ * directory ({@code scripts/bench/bench-runtimes.sh} passes it and tfjni's properties).
  */
 public final class RuntimesPairedBench {
   /** The runtimes, in the order of {@link PairedCallerBench#sliceOrder}'s indices. */

@@ -32,7 +32,7 @@ import org.apache.spark.sql.types.StructType;
  * (Spark's own cost per row). Also the process's CPU time per row of each (and the JIT
  * compilers' share of it), and the heap bytes all threads allocated per row during the Spark
  * job. Prints one JSON line per measurement, and each contender's CPU by thread group on
- * stderr; scripts/bench-spark.sh runs it and writes docs/SPARK_BENCHMARKS.md.
+ * stderr; scripts/bench/bench-spark.sh runs it and writes docs/SPARK_BENCHMARKS.md.
  *
  * <p>Usage: {@code SparkThroughput BENCH_MODELS_DIR MODEL ROWS BATCH,BATCH,... ROUNDS}. The rows
  * are random floats of the signature's input shape, made once and cached in Spark's memory, so

@@ -55,7 +55,7 @@ class CliJarIT {
     Path jar = Path.of(System.getProperty("tfjni.test.maven.repository"), "io", "tfjni",
         "tfjni-tensorflow-cpu", version, fileName());
     assertTrue(Files.isRegularFile(jar), "no runtime artifact at " + jar
-        + " (scripts/runtime-artifact.sh installs it)");
+        + " (scripts/release/runtime-artifact.sh installs it)");
     return jar;
   }
 

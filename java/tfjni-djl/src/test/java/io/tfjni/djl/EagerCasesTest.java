@@ -30,7 +30,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * DJL's NDArray API on tfjni against TensorFlow Python: the cases of eager_cases.json
- * (scripts/generate_eager_cases.py) whose DJL operation means the same as the TensorFlow op the
+ * (scripts/goldens/generate_eager_cases.py) whose DJL operation means the same as the TensorFlow op the
  * case ran, each compared byte for byte (within 1e-6 where the generator marks the case
  * tolerant, with its reason).
  */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * End to end as a DJL user classifies an image: an image file, Criteria with DJL's
  * ImageClassificationTranslator (Resize, ToTensor, softmax, top-5) on the test models'
  * MobileNetV2 SavedModel (keras.applications.MobileNetV2, weights=None, fixed seeds; see
- * scripts/generate_models.py), giving TensorFlow Python's top-5 classes and probabilities.
+ * scripts/goldens/generate_models.py), giving TensorFlow Python's top-5 classes and probabilities.
  */
 class ImageClassificationTest {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * DJL's pooling, convolution and normalization layers against djl_layer_goldens.json, written
- * by scripts/djl_layer_goldens.py from TensorFlow Python (and numpy loops for PyTorch's ceil
+ * by scripts/goldens/djl_layer_goldens.py from TensorFlow Python (and numpy loops for PyTorch's ceil
  * mode, padding-excluding averages and transposed convolution).
  */
 class LayerOpsTest extends ManagerTest {

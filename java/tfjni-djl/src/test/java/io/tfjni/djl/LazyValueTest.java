@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * Arrays made from Java data and a model's outputs hold a plain tensor; the eager array is made
  * only when an op needs it. Reading, feeding, ops, in-place replacement and closing must behave as
  * for any array, and free every native object. The model is the test models' {@code multi},
- * signature scale: x -> scaled = 2x, total = sum(x) (scripts/generate_models.py); expected values
+ * signature scale: x -> scaled = 2x, total = sum(x) (scripts/goldens/generate_models.py); expected values
  * are that arithmetic.
  */
 class LazyValueTest {

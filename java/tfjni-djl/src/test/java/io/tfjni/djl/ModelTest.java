@@ -112,7 +112,7 @@ class ModelTest {
 
   @Test
   void inputsAreMatchedByName() throws Exception {
-    // wide: y_i = x_i * (i + 1) for 20 inputs (scripts/generate_models.py).
+    // wide: y_i = x_i * (i + 1) for 20 inputs (scripts/goldens/generate_models.py).
     long before = TensorFlow.liveObjects().tensorHandles();
     try (ZooModel<NDList, NDList> model = ndListCriteria("wide", "scale_each").loadModel();
         Predictor<NDList, NDList> predictor = model.newPredictor();

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * as a DJL user runs it: the live native object count is sampled
  * every tenth of the loop and must equal the count after the first call each time (no growth),
  * and return to its start value when the model is closed. RSS is sampled too and printed (never
- * asserted: it depends on the allocator and the machine); scripts/djl-soak.sh reports it.
+ * asserted: it depends on the allocator and the machine); scripts/test/djl-soak.sh reports it.
  */
 class PredictLoopMemoryTest {
   private static final int CALLS = Integer.getInteger("tfjni.djl.predict.calls", 100_000);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The model option PreferLiteRt: digits, converted by scripts/litert_convert.py (what
+ * The model option PreferLiteRt: digits, converted by scripts/goldens/litert_convert.py (what
  * {@code tfjni convert} runs) at batch 1 and 4, predicts on LiteRT at those sizes with TensorFlow
  * Python's values (the manifest's LiteRT cases, within their tolerance) and on TensorFlow at
  * another size (TensorFlow Python's probabilities of the held-out digits); a predict runs the

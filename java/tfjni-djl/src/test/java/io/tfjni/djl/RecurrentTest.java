@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * NDArrayEx.rnn / gru / lstm against djl_recurrent_goldens.json, written by
- * scripts/djl_recurrent_goldens.py from Keras' SimpleRNN, GRU(reset_after=True) and LSTM with
+ * scripts/goldens/djl_recurrent_goldens.py from Keras' SimpleRNN, GRU(reset_after=True) and LSTM with
  * DJL's weights rearranged into Keras' layout (and checked there against a numpy loop over
  * PyTorch's formulas).
  */

@@ -140,7 +140,7 @@ class ModelProviderTest {
 
   /**
    * {@code 'litert-threads'}: digits was converted to LiteRT at batch 1 and 4
-   * (scripts/litert_convert.py, what {@code tfjni convert} runs); with a batch size of 1 every
+   * (scripts/goldens/litert_convert.py, what {@code tfjni convert} runs); with a batch size of 1 every
    * run is LiteRT's, and every digit gets TensorFlow Python's probabilities within the manifest's
    * LiteRT tolerance. Without the option no LiteRT predictor is made.
    */

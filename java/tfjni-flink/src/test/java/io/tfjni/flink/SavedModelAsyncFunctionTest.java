@@ -151,7 +151,7 @@ class SavedModelAsyncFunctionTest {
   }
 
   /**
-   * preferLiteRt: digits was converted to LiteRT at batch 1 and 4 (scripts/litert_convert.py,
+   * preferLiteRt: digits was converted to LiteRT at batch 1 and 4 (scripts/goldens/litert_convert.py,
    * what {@code tfjni convert} runs). With batches of one row every run is LiteRT's (each
    * subtask logs its LiteRT predictor); with batches of up to 16, those of 1 or 4 rows run on
    * LiteRT and the others on TensorFlow. Either way every digit gets TensorFlow Python's

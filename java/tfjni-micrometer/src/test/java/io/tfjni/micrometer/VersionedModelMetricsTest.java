@@ -201,7 +201,7 @@ class VersionedModelMetricsTest {
   }
 
   /**
-   * The LiteRT gauge: digits, converted to LiteRT at batch 1 and 4 (scripts/litert_convert.py),
+   * The LiteRT gauge: digits, converted to LiteRT at batch 1 and 4 (scripts/goldens/litert_convert.py),
    * served preferring LiteRT, has a gauge of 1 per size its serving predictor runs on LiteRT and
    * none for another size; served without the preference, none at all.
    */

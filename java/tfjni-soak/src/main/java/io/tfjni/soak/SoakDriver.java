@@ -34,13 +34,13 @@ import javax.management.JMException;
 import javax.management.ObjectName;
 
 /**
- * The Java side of scripts/soak.sh: N minutes of mixed predictor and eager work on every core,
+ * The Java side of scripts/test/soak.sh: N minutes of mixed predictor and eager work on every core,
  * sampling once a second the process RSS, the Java heap and tfjni's live native objects into a
  * CSV. Every result is checked (against TensorFlow Python's hold-out outputs or arithmetic), so
  * the soak also counts wrong answers. A program, not a test: it never runs in the JUnit suite.
  *
  * <p>Arguments: minutes, models directory, output directory. Writes samples.csv and
- * meta.properties there; scripts/soak_report.py judges them.
+ * meta.properties there; scripts/test/soak_report.py judges them.
  */
 public final class SoakDriver {
   /** Most native objects one worker holds at a time: a generous bound, checked per sample. */
@@ -49,7 +49,7 @@ public final class SoakDriver {
   private static final int PIXELS = 64;
   private static final int CLASSES = 10;
   private static final float PROB_TOLERANCE = 1e-5f;
-  /** The header of samples.csv, which scripts/soak_report.py reads. */
+  /** The header of samples.csv, which scripts/test/soak_report.py reads. */
   static final String SAMPLE_COLUMNS = "t_s,phase,rss_kib,heap_used_bytes,heap_committed_bytes,"
       + "live_total,live_tensors,live_tensor_handles,live_tensor_bytes,ops_total,errors_total,"
       + "jvm_committed_kib";
@@ -207,7 +207,7 @@ public final class SoakDriver {
         minutes, totalOps, errors.get(), baseline, after.total());
   }
 
-  /** meta.properties, which scripts/soak_report.py reads: one key=value a line. */
+  /** meta.properties, which scripts/test/soak_report.py reads: one key=value a line. */
   static void writeMeta(Path out, Map<String, String> meta) throws IOException {
     try (PrintWriter properties = new PrintWriter(Files.newBufferedWriter(
         out.resolve("meta.properties"), StandardCharsets.UTF_8))) {

@@ -32,14 +32,14 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * The Java side of scripts/swap-soak.sh: callers (half of them through a batching predictor)
+ * The Java side of scripts/test/swap-soak.sh: callers (half of them through a batching predictor)
  * call a {@link VersionedModel} without pause for N minutes while a new version directory
  * arrives every few seconds, copies of the versioned_a and versioned_b exports alternating (odd
  * versions A, even B), each found by the model's own polling. Every answer is checked against
  * TensorFlow Python's: a predictor's must be exactly its version's export's answer for the
  * caller's row, a batching predictor's (which does not name its version) exactly A's or B's.
  * Samples RSS, heap and live native objects every second as {@link SoakDriver} does, so
- * scripts/soak_report.py judges the run. A program, not a test: SwapLoadTest is its CI size.
+ * scripts/test/soak_report.py judges the run. A program, not a test: SwapLoadTest is its CI size.
  *
  * <p>Arguments: MINUTES MODELS_DIR OUT_DIR [CALLERS=16] [SECONDS_PER_VERSION=2]. OUT_DIR/expected
  * holds TensorFlow Python's rows and answers as .npy files (written by the script from the
@@ -100,7 +100,7 @@ public final class SwapSoakDriver {
     answersB = readRows(out.resolve("expected/versioned_b_y.npy"));
     Map<String, String> meta = SoakDriver.runFacts(minutes);
     meta.put("title", "Swap soak");
-    meta.put("command", "scripts/swap-soak.sh");
+    meta.put("command", "scripts/test/swap-soak.sh");
     meta.put("work", "calls through swapping versions");
     meta.put("description", callerCount + " callers (half through a ServingBatchingPredictor)"
         + " call a VersionedModel without pause while a new version directory arrives every "

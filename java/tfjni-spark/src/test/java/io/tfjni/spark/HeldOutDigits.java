@@ -15,7 +15,7 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The digits CNN's held-out images and TensorFlow Python's probabilities for them, written by
- * scripts/generate_models.py beside the test models, and the data frame the Spark tests score.
+ * scripts/goldens/generate_models.py beside the test models, and the data frame the Spark tests score.
  *
  * @param images {@link #COUNT} rows of {@link #PIXELS} floats
  * @param probabilities {@link #COUNT} rows of 10 probabilities, TensorFlow Python's

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The preferLiteRt param on a local[2] Spark session: digits, converted by
- * scripts/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, scores its
+ * scripts/goldens/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, scores its
  * held-out digits with TensorFlow Python's probabilities (within the manifest's LiteRT tolerance)
  * whether a batch ran on LiteRT (a full batch of 4) or on TensorFlow (a partition's shorter last
  * batch, or a batch size not converted); which ran is read from the INFO line each LiteRT

@@ -26,7 +26,7 @@ import java.util.stream.Stream;
 
 /**
  * A runtime artifact on the class path (such as {@code io.tfjni:tfjni-tensorflow-cpu} or {@code
- * io.tfjni:tfjni-litert} with a platform's classifier, made by scripts/runtime-artifact.sh): a
+ * io.tfjni:tfjni-litert} with a platform's classifier, made by scripts/release/runtime-artifact.sh): a
  * {@link NativeRuntime}'s libraries for one platform under {@code io/tfjni/<runtime>/<platform>/},
  * with an index ({@value #INDEX_FILE}) giving the runtime's version, TensorFlow's variant (cpu,
  * gpu), the libraries in load order and each file's SHA-256.

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Every eager op against TensorFlow Python: scripts/generate_eager_cases.py ran each case with
+ * Every eager op against TensorFlow Python: scripts/goldens/generate_eager_cases.py ran each case with
  * TensorFlow's Python API and wrote eager_cases.json next to the models; here a table maps each
  * case name to the same computation through tfjni's NDArray / NDManager API. Case names start
  * with the tfjni method's name and "_". The table and the JSON must match exactly, and every
@@ -86,7 +86,7 @@ class EagerOpsTest {
     if (cases == null) {
       Path file = TestModels.dir().resolve("eager_cases.json");
       if (!Files.isRegularFile(file)) {
-        fail("no " + file + ": scripts/setup.sh writes it with scripts/generate_eager_cases.py");
+        fail("no " + file + ": scripts/setup.sh writes it with scripts/goldens/generate_eager_cases.py");
       }
       try {
         List<JsonNode> list = new ArrayList<>();
@@ -109,7 +109,7 @@ class EagerOpsTest {
     withoutCase.removeAll(inJson);
     assertTrue(unmapped.isEmpty() && withoutCase.isEmpty(), "cases in eager_cases.json without "
         + "a mapping in EagerOpsTest: " + unmapped + "; mappings without a case in "
-        + "eager_cases.json (scripts/generate_eager_cases.py): " + withoutCase);
+        + "eager_cases.json (scripts/goldens/generate_eager_cases.py): " + withoutCase);
     assertEquals(inJson.size(), cases().size(), "duplicate case names");
     assertTrue(inJson.containsAll(MADE_NAN_CASES), "MADE_NAN_CASES names no case: "
         + MADE_NAN_CASES);
@@ -224,7 +224,7 @@ class EagerOpsTest {
     String compare = c.path("compare").asText();
     if (!compare.equals("exact") && !compare.equals("tolerant")) {
       fail(c.path("name").asText() + ": \"compare\" must be \"exact\" or \"tolerant\", is '"
-          + compare + "' (scripts/generate_eager_cases.py)");
+          + compare + "' (scripts/goldens/generate_eager_cases.py)");
     }
     if (c.path("why").asText().isBlank()) {
       fail(c.path("name").asText() + ": no \"why\" for comparing " + compare);
@@ -315,7 +315,7 @@ class EagerOpsTest {
     }
   }
 
-  // The table: one entry per case of scripts/generate_eager_cases.py, in the same order.
+  // The table: one entry per case of scripts/goldens/generate_eager_cases.py, in the same order.
   private static Map<String, EagerOp> table() {
     Map<String, EagerOp> t = new LinkedHashMap<>();
     // Element-wise arithmetic.

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The exports the versioned-model tests serve (scripts/generate_models.py's VERSIONED_EXPORTS),
+ * The exports the versioned-model tests serve (scripts/goldens/generate_models.py's VERSIONED_EXPORTS),
  * their rows and TensorFlow Python's outputs for them, and the writing of version directories.
  */
 public final class Exports {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A versioned model loaded with {@link SessionOptions#preferLiteRt(int)}: digits, converted by
- * scripts/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, published with
+ * scripts/goldens/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, published with
  * its layout as versions 1 and 2. Its metrics show per version which batch sizes of which
  * signature run on LiteRT; runs of those sizes give TensorFlow Python's values within the
  * manifest's LiteRT tolerance, runs of another size TensorFlow Python's probabilities.

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * be exactly that version's answer for the caller's row. Half the callers go through a batching
  * predictor, whose answers do not name their version: each must be exactly A's or B's answer
  * for the caller's row (rows differ between callers, so a row mixed up in a batch shows). The
- * 16-caller, wall-clock version of this runs outside CI (scripts/swap-soak.sh).
+ * 16-caller, wall-clock version of this runs outside CI (scripts/test/swap-soak.sh).
  */
 @ExtendWith(TestModels.NoLeaks.class)
 class SwapLoadTest {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The warm-up file TensorFlow Python wrote for the dtypes model (scripts/warmup_requests.py): read
+ * The warm-up file TensorFlow Python wrote for the dtypes model (scripts/goldens/warmup_requests.py): read
  * into tensors equal to tf.make_ndarray's, run to the outputs Python recorded, replayed through
  * the model; damaged copies refused naming the record, with nothing left open.
  */
