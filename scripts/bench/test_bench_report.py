@@ -208,6 +208,21 @@ def write_batching_round(directory, run16_p50_ms, lone_p50_ms=(0.0087, 0.0092), 
                              for t, rate in enumerate(run16_rates)]}))
 
 
+class HandWrittenPartTest(InTempDir):
+    def test_a_regenerated_report_keeps_the_hand_written_part_as_it_was(self):
+        md = self.root / "BENCHMARKS.md"
+        hand = f"{bench_report.HAND_WRITTEN_HEADING}\n\nmeasured by hand: 1.5x\n\n### More\n\nx\n"
+        md.write_text("# Benchmarks\n\nold tables\n\n" + hand)
+        self.assertEqual(bench_report.report_text(["# Benchmarks", "", "new tables", ""], md),
+                         "# Benchmarks\n\nnew tables\n\n" + hand)
+
+    def test_a_report_without_a_hand_written_part_is_the_generated_lines(self):
+        md = self.root / "BENCHMARKS.md"
+        md.write_text("# Benchmarks\n\nold tables\n")
+        self.assertEqual(bench_report.report_text(["# Benchmarks", "", "new", ""], md), "# Benchmarks\n\nnew\n")
+        self.assertEqual(bench_report.report_text(["# B", ""], self.root / "absent.md"), "# B\n")
+
+
 class BatchingTargetsTest(InTempDir):
     def target_rows(self, runs16, **round_settings):
         """The targets' rows of rounds made by write_batching_round; a round setting given as a list
