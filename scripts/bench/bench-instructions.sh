@@ -7,6 +7,7 @@
 # for every contender and spin while idle for as long as scheduling makes them (so they are left out).
 #   c_api, core            native/bench/call_instructions.cpp (the floor; tfjni's C++ Runner)
 #   tfjniFast, tfjniMap, tfJava, tfJavaRunner   io.tfjni.bench.CallLoop in a JVM (after JIT warm-up)
+#   tfjniBatched            a lone caller through a BatchingPredictor (CallLoop)
 #   tfjniDjl, djlTf         DJL's Predictor.predict (CallLoop, DjlBench's translator) through
 #                           tfjni-djl or DJL's own TensorFlow engine 0.36.0 (TensorFlow 2.16.1)
 #
@@ -43,7 +44,7 @@ for threading in $THREADINGS; do
 done
 for contender in $CONTENDERS; do
   case "$contender" in
-    c_api | core | tfjniFast | tfjniMap | tfJava | tfJavaRunner | tfjniDjl | djlTf) ;;
+    c_api | core | tfjniFast | tfjniMap | tfjniBatched | tfJava | tfJavaRunner | tfjniDjl | djlTf) ;;
     *) echo "bench-instructions.sh: unknown contender '$contender' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -61,11 +62,12 @@ if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
   done
 fi
 mkdir -p "$OUT"
-if [[ " $CONTENDERS " == *" djlTf "* || " $CONTENDERS " == *" tfjniDjl "* ]]; then
+if [[ " $CONTENDERS " == *" djlTf "* || " $CONTENDERS " == *" tfjniDjl "* || " $CONTENDERS " == *" tfjniBatched "* ]]; then
   # Under valgrind, a JVM crashes at the first null met by an implicit null check in JIT code (a
   # SIGSEGV the JVM does not recognise as its own there); both DJL engines meet one (DJL's
-  # managers iterate empty ConcurrentHashMaps): every JVM contender of such a run gets explicit
-  # null checks instead, so that their counts stay comparable.
+  # managers iterate empty ConcurrentHashMaps), and so does closing a batcher (its lock's queue):
+  # every JVM contender of such a run gets explicit null checks instead, so that their counts stay
+  # comparable.
   export BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch} -XX:+UnlockDiagnosticVMOptions -XX:-ImplicitNullChecks"
 fi
 

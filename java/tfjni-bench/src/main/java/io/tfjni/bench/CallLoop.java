@@ -11,7 +11,7 @@ import java.util.Locale;
  * meanwhile (nothing allocates on the fast path, so no GC runs there).
  *
  * <p>Usage:
- * {@code CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner|tfjniDjl|djlTf CASE WARMUP CALLS
+ * {@code CallLoop tfjniMap|tfjniFast|tfjniBatched|tfJava|tfJavaRunner|tfjniDjl|djlTf CASE WARMUP CALLS
  * [THREADING]}
  * (THREADING {@code pooled}, the default, or {@code caller}: see {@link CaseParam#threading}), with
  * {@code -Dtfjni.bench.models} and {@code -Dtfjni.bench.callgrindMarks=path/to/libcallgrind_marks.so}.
@@ -24,7 +24,7 @@ public final class CallLoop {
 
   public static void main(String[] args) {
     if (args.length != 4 && args.length != 5) {
-      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfJava|tfJavaRunner|tfjniDjl|djlTf"
+      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfjniBatched|tfJava|tfJavaRunner|tfjniDjl|djlTf"
           + " CASE WARMUP CALLS [pooled|caller]");
       System.exit(2);
     }

@@ -21,11 +21,16 @@ final class Contender implements AutoCloseable {
   static Contender open(String contender, String caseName, String threading) {
     CaseParam.interOpThreads(threading);  // rejects an unknown one before loading anything
     switch (contender) {
-      case "tfjniMap", "tfjniFast" -> {
+      case "tfjniMap", "tfjniFast", "tfjniBatched" -> {
         TfjniModel model = new TfjniModel();
         model.caseName = caseName;
         model.threading = threading;
         model.open();
+        if (contender.equals("tfjniBatched")) {
+          TfjniModel.BatchedCaller caller = new TfjniModel.BatchedCaller();
+          caller.setUp(model);
+          return new Contender(model::close, caller);
+        }
         if (contender.equals("tfjniMap")) {
           TfjniModel.MapCaller caller = new TfjniModel.MapCaller();
           caller.setUp(model);
@@ -56,7 +61,7 @@ final class Contender implements AutoCloseable {
         return openDjl("djl", caseName, threading);
       }
       default -> throw new IllegalArgumentException("unknown contender '" + contender
-          + "'; expected tfjniMap, tfjniFast, tfJava, tfJavaRunner, tfjniDjl or djlTf");
+          + "'; expected tfjniMap, tfjniFast, tfjniBatched, tfJava, tfJavaRunner, tfjniDjl or djlTf");
     }
   }
 

@@ -5,6 +5,8 @@ import io.tfjni.RunResult;
 import io.tfjni.SavedModel;
 import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
+import io.tfjni.batching.BatchedResult;
+import io.tfjni.batching.BatchingPredictor;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.annotations.Level;
@@ -26,6 +28,8 @@ public class TfjniModel extends CaseParam {
   SavedModel model;
   /** Feeds the case's input and fetches only its output, so a RunResult holds one tensor. */
   Predictor predictor;
+  /** A batcher over {@link #predictor}, made for the first {@link BatchedCaller}. */
+  private BatchingPredictor batcher;
 
   @Setup(Level.Trial)
   public void open() {
@@ -39,8 +43,19 @@ public class TfjniModel extends CaseParam {
         List.of(benchCase.outputKey()));
   }
 
+  /** The batcher every {@link BatchedCaller} shares: no delay, the policy's defaults. */
+  synchronized BatchingPredictor batcher() {
+    if (batcher == null) {
+      batcher = BatchingPredictor.builder(predictor).build();
+    }
+    return batcher;
+  }
+
   @TearDown(Level.Trial)
   public void close() {
+    if (batcher != null) {
+      batcher.close();
+    }
     if (model != null) {
       model.close();  // closes the predictor too
     }
@@ -124,6 +139,42 @@ public class TfjniModel extends CaseParam {
       if (result != null) {
         result.close();
       }
+      if (input != null) {
+        input.close();
+      }
+    }
+  }
+
+  /**
+   * {@code BatchingPredictor.predict(input)}: the same call through a batcher, whose outputs the
+   * caller owns and frees; a lone caller runs its rows on its own thread.
+   */
+  @State(Scope.Thread)
+  public static class BatchedCaller implements Caller {
+    private BatchingPredictor batcher;
+    private Tensor input;
+    private float[] output;
+
+    @Setup(Level.Trial)
+    public void setUp(TfjniModel shared) {
+      batcher = shared.batcher();
+      input = shared.newInput();
+      output = new float[shared.benchCase.outputElements()];
+      call();
+      shared.benchCase.check("tfjniBatched", output);
+    }
+
+    @Override
+    public float call() {
+      try (BatchedResult result = batcher.predict(input)) {
+        result.get(0).copyTo(output);
+      }
+      return output[0];
+    }
+
+    @TearDown(Level.Trial)
+    @Override
+    public void close() {
       if (input != null) {
         input.close();
       }
