@@ -300,7 +300,7 @@ public final class BatchingPredictor implements AutoCloseable {
         throw e;
       }
     } finally {
-      finishRun(started, 1, rows);
+      finishRun(started, 1, rows, 0);
       runsAlone.increment();
       tellRun(1, rows, runStart, failed);
     }
@@ -514,9 +514,8 @@ public final class BatchingPredictor implements AutoCloseable {
    * callback may then close this predictor without waiting for itself.
    */
   private void run(List<QueuedRows> batch, long started) {
-    long runStart = 0;
+    long runStart = System.nanoTime();
     if (listeners.length > 0) {
-      runStart = System.nanoTime();
       for (QueuedRows request : batch) {
         for (BatchListener listener : listeners) {
           tellCallerStarted(listener, runStart - request.queuedNanos);
@@ -534,7 +533,7 @@ public final class BatchingPredictor implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       failure = e;
     } finally {
-      finishRun(started, batch.size(), rows);
+      finishRun(started, batch.size(), rows, System.nanoTime() - runStart);
     }
     tellRun(batch.size(), rows, runStart, failure != null);
     for (int i = 0; i < batch.size(); i++) {
@@ -547,12 +546,12 @@ public final class BatchingPredictor implements AutoCloseable {
   }
 
   /** Counts a run that ended (its callers not yet answered) and lets the next one start. */
-  private void finishRun(long started, int callers, int rows) {
+  private void finishRun(long started, int callers, int rows, long runNanos) {
     lock.lock();
     try {
       batchesRun++;
       rowsRun += rows;
-      policy.runFinished(started, callers, rows);
+      policy.runFinished(started, callers, rows, runNanos);
       callersMayRunAlone = policy.callersMayRunAlone();
       if (policy.running() == 0) {
         batchesDone.signalAll();

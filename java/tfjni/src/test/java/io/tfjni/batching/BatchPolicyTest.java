@@ -46,7 +46,7 @@ class BatchPolicyTest {
   private void run(BatchPolicy policy, int rows, long nanos) {
     long started = policy.runStarted();
     clock.now += nanos;
-    policy.runFinished(started, rows, rows);
+    policy.runFinished(started, rows, rows, nanos);
   }
 
   /** One window: {@link #MIN_RUNS} runs of {@code rowsPerRun} rows over {@code nanos}. */
@@ -67,10 +67,60 @@ class BatchPolicyTest {
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(queuedAt, 1));
     clock.now += MS / 10;
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(queuedAt, 5));
-    policy.runFinished(started, 1, 1);
+    policy.runFinished(started, 1, 1, 0);
     assertEquals(Decision.run(5), policy.forQueue(queuedAt, 5));
     // More than a batch holds: the largest batch runs, the rest after it.
     assertEquals(Decision.run(MAX_BATCH), policy.forQueue(queuedAt, MAX_BATCH + 3));
+  }
+
+  @Test
+  void afterALongBatchASmallerDueBatchWaitsAQuarterOfItForTheLastCallersRows() {
+    BatchPolicy policy = noDelay();
+    long batch = policy.runStarted();
+    clock.now += MS;
+    policy.runFinished(batch, 8, 8, MS);  // 8 callers' rows ran for 1 ms; they queue their next
+    long firstBack = clock.now;
+    assertEquals(Decision.waitUntil(firstBack + MS / 4), policy.forQueue(firstBack, 3));
+    clock.now += MS / 8;
+    assertEquals(Decision.waitUntil(firstBack + MS / 4), policy.forQueue(firstBack, 7));
+    assertEquals(Decision.run(8), policy.forQueue(firstBack, 8));  // all back: at once
+    clock.now += MS / 8;  // the quarter of the run is up: whoever is back runs
+    assertEquals(Decision.run(5), policy.forQueue(firstBack, 5));
+  }
+
+  @Test
+  void shortRunsLoneRunsAndTheUnbatchedModeGatherNothing() {
+    BatchPolicy policy = noDelay();
+    long batch = policy.runStarted();
+    long shortRun = BatchPolicy.MIN_GATHERING_RUN_NANOS - 1;
+    clock.now += shortRun;
+    policy.runFinished(batch, 8, 8, shortRun);  // too short to be worth a wait
+    assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    long lone = policy.runStarted();
+    clock.now += MS;
+    policy.runFinished(lone, 1, 1, 0);  // a caller's own rows: nobody else to wait for
+    assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
+
+    // Unbatched, rows queue only while callers may not run alone: a long batch gathers nothing.
+    BatchPolicy unbatched = noDelay();
+    window(unbatched, 1, 2 * WINDOW);
+    assertEquals(Mode.UNBATCHED, unbatched.mode());
+    batch = unbatched.runStarted();
+    clock.now += MS;
+    unbatched.runFinished(batch, 8, 8, MS);
+    assertEquals(Decision.run(3), unbatched.forQueue(clock.now, 3));
+  }
+
+  @Test
+  void aDelayIsTheLongestARowWaitsEvenAfterALongBatch() {
+    BatchPolicy policy = policy(MS / 10, new int[0], 1);
+    long batch = policy.runStarted();
+    clock.now += MS;
+    policy.runFinished(batch, 8, 8, MS);
+    long queuedAt = clock.now;
+    assertEquals(Decision.waitUntil(queuedAt + MS / 10), policy.forQueue(queuedAt, 3));
+    clock.now += MS / 10;
+    assertEquals(Decision.run(3), policy.forQueue(queuedAt, 3));
   }
 
   @Test
@@ -144,7 +194,7 @@ class BatchPolicyTest {
     }
     assertEquals(Decision.QUEUE, policy.forCaller(1, false));
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 1));
-    policy.runFinished(started, 1, 1);
+    policy.runFinished(started, 1, 1, 0);
     assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
     assertEquals(Decision.QUEUE, policy.forCaller(1, true));
     assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
@@ -160,20 +210,20 @@ class BatchPolicyTest {
       unbatched[caller] = policy.runStarted();
     }
     clock.now += WINDOW;
-    policy.runFinished(unbatched[0], 1, 1);
-    policy.runFinished(unbatched[1], 1, 1);  // 2 rows in 1 ms: the unbatched mode is kept
+    policy.runFinished(unbatched[0], 1, 1, 0);
+    policy.runFinished(unbatched[1], 1, 1, 0);  // 2 rows in 1 ms: the unbatched mode is kept
     assertEquals(Mode.UNBATCHED, policy.mode());
     clock.now += WINDOW;
-    policy.runFinished(unbatched[2], 1, 1);
+    policy.runFinished(unbatched[2], 1, 1, 0);
     run(policy, 1, 0);  // the kept mode's window ended: the batched mode is probed
     assertEquals(Mode.BATCHED, policy.mode());
     // One unbatched run is still in flight; the batched mode has none: a batch runs at once.
     assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
     long batch = policy.runStarted();
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
-    policy.runFinished(unbatched[3], 1, 1);
+    policy.runFinished(unbatched[3], 1, 1, 0);
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
-    policy.runFinished(batch, 3, 3);
+    policy.runFinished(batch, 3, 3, 0);
     assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
     assertEquals(0, policy.running());
   }
@@ -185,7 +235,7 @@ class BatchPolicyTest {
     window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms, 1,000 rows/s; unbatched is tried
     assertEquals(Mode.UNBATCHED, policy.mode());
     run(policy, 1, WINDOW / 2);  // an unbatched run while the batch still runs: not measured
-    policy.runFinished(batch, 100, 100);  // nor is the batch: the window starts now
+    policy.runFinished(batch, 100, 100, 0);  // nor is the batch: the window starts now
     run(policy, 1, WINDOW);
     run(policy, 1, WINDOW);  // 2 rows in 2 ms: a tie (counting from the change: 3 in 2.5 ms)
     assertEquals(Mode.BATCHED, policy.mode());
