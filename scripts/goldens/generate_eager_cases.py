@@ -49,6 +49,13 @@ ONEDNN_SOFTMAX = ("TensorFlow Python runs oneDNN's Softmax kernel (TF_ENABLE_ONE
                   "bit (with TF_ENABLE_ONEDNN_OPTS=0 Python's results equal tfjni's)")
 NUMPY_PERCENTILE = ("numpy.percentile (TensorFlow has no percentile op) interpolates in float64 "
                     "by its own formula; tfjni in float32 from the two sorted neighbours")
+DILATION_REWRITE = ("tfjni runs a dilated layer as undilated kernels (the input rearranged by "
+                    "SpaceToBatchND, or the filter spread with zeros between its taps), TensorFlow "
+                    "Python as one dilated kernel or as the convolution's gradient: the same "
+                    "products, summed in another order")
+ONEDNN_CONV_TRANSPOSE = ("with TF_ENABLE_ONEDNN_OPTS on, TensorFlow Python's 1-D transposed "
+                         "convolution runs oneDNN's kernel, which sums in another order than "
+                         "Eigen's")
 TOLERANT = {
     "softmax_last_axis": ONEDNN_SOFTMAX,
     "softmax_axis0": ONEDNN_SOFTMAX,
@@ -56,6 +63,9 @@ TOLERANT = {
     "percentile_all": NUMPY_PERCENTILE,
     "percentile_axes_0_2": NUMPY_PERCENTILE,
     "percentile_axis1_q0": NUMPY_PERCENTILE,
+    "convolution_2d_dilated": DILATION_REWRITE,
+    "convolutionTranspose_2d_dilated": DILATION_REWRITE,
+    "convolutionTranspose_1d": ONEDNN_CONV_TRANSPOSE,
 }
 EXACT_WHY = "the same kernels as TensorFlow Python, in the same order"
 
@@ -607,6 +617,240 @@ def build_cases():
     case("reduceJoin_axis", lambda s, axis, separator: tf.strings.reduce_join(
         s, axis=axis, separator=separator),
          [strings("a", "b", "c", "d", "e", "f", shape=(2, 3))], axis=0, separator="")
+
+    # Creation: typed ranges, offset diagonals, more stateless samplers ------------------
+    case("arange_dtype_int64", lambda start, stop, step: tf.range(start, stop, step,
+                                                                   dtype=tf.int64), [],
+         start=-3, stop=2 ** 33, step=2 ** 31)
+    case("arange_dtype_double", lambda start, stop, step: tf.range(start, stop, step,
+                                                                    dtype=tf.float64), [],
+         start=1.0, stop=-0.5, step=-0.375)
+    case("eye_offset_above", lambda rows, cols, k: np.eye(rows, cols, k, dtype=f32), [],
+         rows=3, cols=4, k=1)
+    case("eye_offset_below_int64", lambda rows, cols, k: np.eye(rows, cols, k, dtype=i64), [],
+         rows=4, cols=3, k=-2)
+    case("eye_offset_outside", lambda rows, cols, k: np.eye(rows, cols, k, dtype=f32), [],
+         rows=2, cols=2, k=3)
+    case("randomInteger_int32",
+         lambda seed, shape, low, high: tf.random.stateless_uniform(
+             shape, tf.constant(seed, tf.int64), low, high, dtype=tf.int32), [],
+         seed=[1, 2], shape=[2, 5], low=-5, high=7)
+    case("randomInteger_int64",
+         lambda seed, shape, low, high: tf.random.stateless_uniform(
+             shape, tf.constant(seed, tf.int64), low, high, dtype=tf.int64), [],
+         seed=[77, -3], shape=[6], low=-(2 ** 40), high=2 ** 40)
+    case("truncatedNormal_float",
+         lambda seed, shape, mean, stddev: tf.random.stateless_truncated_normal(
+             shape, tf.constant(seed, tf.int64), mean, stddev), [],
+         seed=[5, 6], shape=[3, 4], mean=1.0, stddev=2.0)
+    case("truncatedNormal_double",
+         lambda seed, shape, mean, stddev: tf.random.stateless_truncated_normal(
+             shape, tf.constant(seed, tf.int64), mean, stddev, dtype=tf.float64), [],
+         seed=[0, 0], shape=[5], mean=0.0, stddev=1.0)
+    case("randomPoisson_float",
+         lambda rate, seed, shape: tf.random.stateless_poisson(
+             shape, tf.constant(seed, tf.int64), rate, dtype=tf.float32),
+         [np.array([1.0, 4.0, 0.5], f32)], seed=[3, 4], shape=[5, 3])
+    case("randomPoisson_int64",
+         lambda rate, seed, shape: tf.random.stateless_poisson(
+             shape, tf.constant(seed, tf.int64), rate, dtype=tf.int64),
+         [np.array([[20.0], [0.1]], f64)], seed=[8, 1], shape=[3, 2, 1])
+    case("randomGamma_float",
+         lambda alpha, seed, shape: tf.random.stateless_gamma(
+             shape, tf.constant(seed, tf.int64), alpha),
+         [np.array([0.5, 3.0], f32)], seed=[11, 12], shape=[4, 2])
+    case("randomGamma_double",
+         lambda alpha, seed, shape: tf.random.stateless_gamma(
+             shape, tf.constant(seed, tf.int64), alpha, dtype=tf.float64),
+         [np.array([0.01, 1.0, 9.0], f64)], seed=[-1, 2], shape=[3])
+
+    # Gathers, scatters, strided slices, unique, reflection -----------------------------
+    case("unstack_axis1", lambda x, axis: tf.unstack(x, axis=axis), [X3], axis=1)
+    case("unstack_strings_last", lambda x, axis: tf.unstack(x, axis=axis),
+         [strings("a", "b", "c", "d", shape=(2, 2))], axis=-1)
+    case("gather_batch_dims", lambda x, i, axis, batchDims: tf.gather(
+        x, i, axis=axis, batch_dims=batchDims), [X3, np.array([[3, 0], [1, 2]], i32)],
+         axis=2, batchDims=1)
+    case("gather_batch_dims_rows", lambda x, i, axis, batchDims: tf.gather(
+        x, i, axis=axis, batch_dims=batchDims), [M34, np.array([[0, 3, 3], [1, 1, 0],
+                                                               [2, 0, 1]], i64)],
+         axis=1, batchDims=1)
+    case("gatherNd_elements", tf.gather_nd, [X3, np.array([[0, 1, 2], [1, 2, 3]], i32)])
+    case("gatherNd_slices", tf.gather_nd, [X3, np.array([[[1], [0]]], i64)])
+    case("gatherNd_strings", tf.gather_nd,
+         [strings("a", "b", "c", "d", shape=(2, 2)), np.array([[1, 0], [0, 1]], i32)])
+    case("tensorScatterUpdate_elements", tf.tensor_scatter_nd_update,
+         [A, np.array([[0, 1], [1, 2]], i32), np.array([9.0, -9.0], f32)])
+    case("tensorScatterUpdate_rows", tf.tensor_scatter_nd_update,
+         [IA, np.array([[1]], i64), np.array([[1, 2, 3]], i32)])
+    case("stridedSlice_reversed_steps", lambda x, begin, end, strides: tf.strided_slice(
+        x, begin, end, strides), [X3], begin=[0, 2, 3], end=[2, 0, 0], strides=[1, -1, -2])
+    for name, begin, end, strides, masks in (
+            ("shrink_and_new_axis", [1, 0, 0, 1], [0, 0, 2, 4], [1, 1, 1, 2], (0, 0, 1, 2)),
+            ("begin_end_masks", [1, 2, 3], [0, 0, 3], [1, -1, 2], (6, 3, 0, 0))):
+        case("stridedSlice_" + name,
+             lambda x, begin, end, strides, beginMask, endMask, shrinkAxisMask, newAxisMask:
+             tf.strided_slice(x, begin, end, strides, begin_mask=beginMask, end_mask=endMask,
+                              shrink_axis_mask=shrinkAxisMask, new_axis_mask=newAxisMask),
+             [X3], begin=begin, end=end, strides=strides, beginMask=masks[0],
+             endMask=masks[1], shrinkAxisMask=masks[2], newAxisMask=masks[3])
+    case("stridedSliceUpdate_every_other_column",
+         lambda x, v, begin, end, strides: tf.raw_ops.TensorStridedSliceUpdate(
+             input=x, begin=begin, end=end, strides=strides, value=v),
+         [A, np.array([[10.0, 20.0], [30.0, 40.0]], f32)], begin=[0, 0], end=[2, 3],
+         strides=[1, 2])
+    case("stridedSliceUpdate_int32_reversed",
+         lambda x, v, begin, end, strides: tf.raw_ops.TensorStridedSliceUpdate(
+             input=x, begin=begin, end=end, strides=strides, value=v),
+         [IA, np.array([[0, -1, -2]], i32)], begin=[1, -1], end=[2, -4], strides=[1, -1])
+    unique = lambda x, axis: tf.raw_ops.UniqueWithCountsV2(x=x, axis=[axis], out_idx=tf.int64)
+    case("uniqueWithCounts_vector", unique, [np.array([3, 1, 3, -2, 1, 1], i32)], axis=0)
+    case("uniqueWithCounts_rows", unique,
+         [np.array([[1.5, 2.0], [3.0, 4.0], [1.5, 2.0]], f32)], axis=0)
+    case("uniqueWithCounts_columns", unique, [np.array([[1, 2, 1], [5, 6, 5]], i64)], axis=1)
+    case("uniqueWithCounts_strings", unique, [strings("b", "a", "b", "")], axis=0)
+    case("padReflect_matrix", lambda x, paddings: tf.pad(x, paddings, mode="REFLECT"), [A],
+         paddings=[[1, 1], [2, 1]])
+    case("padReflect_int32_last", lambda x, paddings: tf.pad(x, paddings, mode="REFLECT"),
+         [np.arange(10, dtype=i32).reshape(2, 5)], paddings=[[0, 0], [3, 4]])
+
+    # Complex numbers -----------------------------------------------------------------------
+    C64 = np.array([[1 + 2j, -3.5 - 0.5j, 0j], [2.25j, -1.0, 1e-3 + 1e3j]], np.complex64)
+    C128 = np.array([0.1 - 0.2j, -1e300 + 1j, 3.0], np.complex128)
+    case("complex_float", tf.complex, [A, B])
+    case("complex_double_broadcast", tf.complex, [D, np.array(0.5, f64)])
+    case("real_complex64", tf.math.real, [C64])
+    case("real_complex128", tf.math.real, [C128])
+    case("imag_complex64", tf.math.imag, [C64])
+    case("imag_complex128", tf.math.imag, [C128])
+    case("conj_complex64", tf.math.conj, [C64])
+    case("conj_complex128", tf.math.conj, [C128])
+    case("conj_real_copied", tf.math.conj, [A])
+
+    # Fourier transforms along any axis (numpy.fft's length: crop or zero-pad first) -------
+    def fitted(x, length, axis):
+        """x with its axis cropped or zero-padded to length, moved last."""
+        x = tf.experimental.numpy.moveaxis(x, axis, -1)
+        have = x.shape[-1]
+        if have >= length:
+            return x[..., :length]
+        return tf.pad(x, [[0, 0]] * (len(x.shape) - 1) + [[0, length - have]])
+
+    def transformed(fn, x, fit, axis):
+        return tf.experimental.numpy.moveaxis(fn(fitted(x, fit, axis)), -1, axis)
+
+    SIGNAL = (np.sin(np.arange(30, dtype=f64) * 0.7) * 3 - np.arange(30) * 0.1).reshape(3, 10)
+    Z = (SIGNAL[:, :6] + 1j * SIGNAL[:, 4:]).astype(np.complex64)
+    for name, x, length, axis in (("last_axis", Z, 6, -1), ("axis0_padded", Z, 5, 0),
+                                  ("cropped_double", Z.astype(np.complex128), 4, 1)):
+        case("fft_" + name, lambda x, length, axis: transformed(tf.signal.fft, x, length, axis),
+             [x], length=length, axis=axis)
+        case("ifft_" + name, lambda x, length, axis: transformed(tf.signal.ifft, x, length, axis),
+             [x], length=length, axis=axis)
+    for name, x, length, axis in (("last_axis_padded", SIGNAL.astype(f32), 16, -1),
+                                  ("axis0_cropped_double", SIGNAL.T.copy(), 7, 0)):
+        case("rfft_" + name, lambda x, length, axis: transformed(
+            lambda v: tf.signal.rfft(v, [length]), x, length, axis), [x], length=length,
+             axis=axis)
+    for name, x, length, axis in (("last_axis", Z, 10, -1),
+                                  ("axis0_padded_double", Z.astype(np.complex128), 9, 0),
+                                  ("cropped", Z, 6, 1)):
+        case("irfft_" + name, lambda x, length, axis: transformed(
+            lambda v: tf.signal.irfft(v, [length]), x, length // 2 + 1, axis), [x],
+             length=length, axis=axis)
+    case("frame_overlapping", lambda x, frameLength, frameStep: tf.signal.frame(
+        x, frameLength, frameStep), [SIGNAL.astype(f32)], frameLength=4, frameStep=3)
+    case("frame_int32_exact", lambda x, frameLength, frameStep: tf.signal.frame(
+        x, frameLength, frameStep), [np.arange(12, dtype=i32)], frameLength=3, frameStep=3)
+    case("frame_too_short", lambda x, frameLength, frameStep: tf.signal.frame(
+        x, frameLength, frameStep), [A], frameLength=4, frameStep=1)
+
+    # Images: antialiased and corner-aligned resizing, colour adjustments ---------------------
+    FLOAT_RGB = (SMALL_RGB / f32(255)).astype(f32)
+    for method in ("bilinear", "bicubic"):
+        case(f"resizeAntialiased_{method}_down", lambda x, height, width, method:
+             tf.image.resize(x, [height, width], method=method, antialias=True),
+             [FLOAT_BATCH], height=4, width=3, method=method)
+        case(f"resizeAntialiased_{method}_up", lambda x, height, width, method:
+             tf.image.resize(x, [height, width], method=method, antialias=True),
+             [FLOAT_RGB], height=8, width=9, method=method)
+    case("resizeAntialiased_area", lambda x, height, width, method:
+         tf.image.resize(x, [height, width], method=method, antialias=True),
+         [FLOAT_BATCH], height=4, width=3, method="area")
+    for method in ("bilinear", "bicubic", "nearest"):
+        case(f"resizeAlignCorners_{method}", lambda x, height, width, method:
+             tf.compat.v1.image.resize(x, [height, width], method=method, align_corners=True),
+             [RGB], height=5, width=7, method=method)
+    case("resizeAlignCorners_bilinear_up", lambda x, height, width, method:
+         tf.compat.v1.image.resize(x, [height, width], method=method, align_corners=True),
+         [FLOAT_RGB], height=9, width=13, method="bilinear")
+    case("adjustHue_quarter_turn", lambda x, delta: tf.image.adjust_hue(x, delta), [FLOAT_RGB],
+         delta=0.25)
+    case("adjustHue_batch_negative", lambda x, delta: tf.image.adjust_hue(x, delta),
+         [np.stack([FLOAT_RGB, FLOAT_RGB[::-1]])], delta=-0.4)
+    case("adjustSaturation_more", lambda x, factor: tf.image.adjust_saturation(x, factor),
+         [FLOAT_RGB], factor=1.7)
+    case("adjustSaturation_grey", lambda x, factor: tf.image.adjust_saturation(x, factor),
+         [FLOAT_RGB], factor=0.0)
+    case("adjustContrast_less", lambda x, factor: tf.image.adjust_contrast(x, factor),
+         [FLOAT_RGB], factor=0.6)
+    case("adjustContrast_batch", lambda x, factor: tf.image.adjust_contrast(x, factor),
+         [FLOAT_BATCH], factor=2.5)
+
+    # Layers (tf.nn, channels last, padding VALID) -------------------------------------------
+    def values(*shape, scale=0.25, dtype=f32):
+        count = int(np.prod(shape))
+        return (np.sin(np.arange(count) * 1.3) * scale * 4).astype(dtype).reshape(shape)
+
+    conv = lambda x, f, strides, dilations: tf.nn.convolution(
+        x, f, strides=strides, padding="VALID", dilations=dilations)
+    case("convolution_2d_strided", conv, [values(2, 5, 6, 3), values(3, 2, 3, 4)],
+         strides=[1, 2], dilations=[1, 1])
+    case("convolution_1d", conv, [values(2, 9, 3), values(3, 3, 2)], strides=[2], dilations=[1])
+    case("convolution_2d_dilated", conv, [values(1, 7, 8, 2), values(2, 3, 2, 3)],
+         strides=[1, 1], dilations=[2, 3])
+    case("convolution_3d", conv, [values(1, 4, 5, 4, 2), values(2, 2, 3, 2, 3)],
+         strides=[1, 1, 2], dilations=[1, 1, 1])
+    conv_t = lambda x, f, outputShape, strides, dilations: tf.nn.conv_transpose(
+        x, f, outputShape, strides, padding="VALID", dilations=dilations)
+    case("convolutionTranspose_2d_extra_row", conv_t, [values(1, 3, 3, 2), values(2, 2, 4, 2)],
+         outputShape=[1, 7, 6, 4], strides=[2, 2], dilations=[1, 1])
+    case("convolutionTranspose_1d", conv_t, [values(2, 4, 3), values(3, 2, 3)],
+         outputShape=[2, 9, 2], strides=[2], dilations=[1])
+    def conv_t_as_gradient(x, f, outputShape, strides, dilations):
+        """The transposed convolution as what it is, the convolution's gradient with respect to
+        its input (TensorFlow's CPU kernel of conv_transpose has no dilation)."""
+        z = tf.zeros(outputShape)
+        with tf.GradientTape() as tape:
+            tape.watch(z)
+            y = tf.nn.convolution(z, f, strides=strides, padding="VALID", dilations=dilations)
+        return tape.gradient(y, z, output_gradients=x)
+    case("convolutionTranspose_2d_dilated", conv_t_as_gradient,
+         [values(1, 3, 4, 1), values(2, 3, 2, 1)], outputShape=[1, 5, 8, 2], strides=[1, 1],
+         dilations=[2, 2])
+    case("convolutionTranspose_3d", conv_t, [values(1, 2, 2, 3, 2), values(2, 2, 1, 3, 2)],
+         outputShape=[1, 4, 4, 3, 3], strides=[2, 2, 1], dilations=[1, 1, 1])
+    pool = lambda fn: (lambda x, windows, strides: fn(x, windows, strides, padding="VALID"))
+    case("maxPool_2d", pool(tf.nn.max_pool), [values(2, 5, 6, 3)], windows=[2, 3], strides=[2, 2])
+    case("maxPool_1d", pool(tf.nn.max_pool), [values(2, 9, 2)], windows=[3], strides=[2])
+    case("maxPool_3d", pool(tf.nn.max_pool), [values(1, 4, 4, 5, 2)], windows=[2, 2, 3],
+         strides=[2, 1, 2])
+    case("avgPool_2d", pool(tf.nn.avg_pool), [values(2, 5, 6, 3)], windows=[2, 3], strides=[2, 2])
+    case("avgPool_1d", pool(tf.nn.avg_pool), [values(2, 9, 2)], windows=[3], strides=[2])
+    case("avgPool_3d", pool(tf.nn.avg_pool), [values(1, 4, 4, 5, 2)], windows=[2, 2, 3],
+         strides=[2, 1, 2])
+    case("biasAdd_rank3", tf.nn.bias_add, [X3, np.array([1.0, -2.0, 0.5, 0.0], f32)])
+    case("biasAdd_int32", tf.nn.bias_add, [IA, np.array([1, 2, 3], i32)])
+
+    def block_lstm(x, c0, h0, kernel, bias):
+        out = tf.raw_ops.BlockLSTMV2(
+            seq_len_max=tf.constant(x.shape[0], tf.int64), x=x, cs_prev=c0, h_prev=h0, w=kernel,
+            wci=tf.zeros([h0.shape[1]]), wcf=tf.zeros([h0.shape[1]]), wco=tf.zeros([h0.shape[1]]),
+            b=bias, cell_clip=0.0, use_peephole=False)
+        return [out.h, out.cs]
+    case("blockLstm_three_steps", block_lstm,
+         [values(3, 2, 4), values(2, 5, scale=0.1), values(2, 5, scale=0.2),
+          values(9, 20, scale=0.15), values(20, scale=0.05)])
 
 
 def main(argv):

@@ -18,13 +18,13 @@ import java.util.function.Function;
 
 /**
  * An {@link NDIndex} with index arrays or new axes, applied as DJL's PyTorch engine applies it
- * (torch's indexing). Integers, slices and new axes ({@code null}) are one StridedSlice, an
+ * (torch's indexing). Integers, slices and new axes ({@code null}) are one strided slice, an
  * integer dropping its axis. The index arrays then select along the axes they stand for: integer
  * arrays (a negative entry counts from the end) and boolean masks (the coordinates of their true
- * entries, a mask of rank k standing for k axes) are broadcast together and gathered with
- * GatherNd. Their broadcast shape takes the place of those axes when they are adjacent, else it
- * comes first. {@link #set} writes through the same positions: the index applied to the element
- * numbers of x names the elements that TensorScatterUpdate replaces.
+ * entries, a mask of rank k standing for k axes) are broadcast together and gathered as
+ * coordinates (gatherNd). Their broadcast shape takes the place of those axes when they are
+ * adjacent, else it comes first. {@link #set} writes through the same positions: the index
+ * applied to the element numbers of x names the elements that a scatter replaces.
  */
 final class AdvancedIndex {
   private final NDManager tf;
@@ -199,7 +199,7 @@ final class AdvancedIndex {
     t.add(sliced);
     NDArray front = t.add(sliced.transpose(indexedAxesFirst(sliced.shape().length)));
     NDArray where = combinedCoordinates();
-    NDArray gathered = tf.opBuilder("GatherNd").addInput(front).addInput(where).build();
+    NDArray gathered = front.gatherNd(where);
     int first = arrayAxes.get(0)[0];
     if (!adjacent() || first == 0) {
       return gathered;
@@ -256,17 +256,15 @@ final class AdvancedIndex {
     for (long d : shape) {
       size *= d;
     }
-    NDArray numbers = t.add(t.add(tf.opBuilder("Range").addInput(t.add(tf.scalar(0L)))
-        .addInput(t.add(tf.scalar(size))).addInput(t.add(tf.scalar(1L))).build())
-        .reshape(shape));
+    NDArray numbers = t.add(t.add(tf.arange(DataType.INT64, 0, size, 1)).reshape(shape));
     NDArray targets = t.add(get(numbers));
     long[] targetShape = targets.shape();
     NDArray typed = Indexing.castTo(t, value, x.dataType());
     NDArray fitted = t.add(t.add(withoutLeadingOnes(typed, targetShape.length))
         .broadcastTo(targetShape));
     NDArray flat = t.add(x.reshape(-1));
-    NDArray updated = t.add(tf.opBuilder("TensorScatterUpdate").addInput(flat)
-        .addInput(t.add(targets.reshape(-1, 1))).addInput(t.add(fitted.reshape(-1))).build());
+    NDArray updated = t.add(flat.tensorScatterUpdate(t.add(targets.reshape(-1, 1)),
+        t.add(fitted.reshape(-1))));
     return updated.reshape(shape);
   }
 
@@ -288,11 +286,8 @@ final class AdvancedIndex {
         columns[c][i] = slices.get(i)[c];
       }
     }
-    return tf.opBuilder("StridedSlice").addInput(x)
-        .addInput(t.add(tf.create(columns[0], n))).addInput(t.add(tf.create(columns[1], n)))
-        .addInput(t.add(tf.create(columns[2], n))).setAttr("begin_mask", beginMask)
-        .setAttr("end_mask", endMask).setAttr("shrink_axis_mask", shrinkMask)
-        .setAttr("new_axis_mask", newAxisMask).build();
+    return x.stridedSlice(columns[0], columns[1], columns[2], beginMask, endMask, shrinkMask,
+        newAxisMask);
   }
 
   private boolean adjacent() {

@@ -2,7 +2,6 @@ package io.tfjni.djl;
 
 import io.tfjni.DataType;
 import io.tfjni.eager.NDArray;
-import io.tfjni.eager.NDManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,9 +24,9 @@ final class Indexing {
   /**
    * torch.gather: {@code out[i][j][k] = x[i][index[i][j][k]][k]} for axis 1, the index of x's
    * rank and no larger in the other axes. x is cut to the index's extent in the other axes, the
-   * axis swapped last, and GatherV2 run with every leading axis a batch axis.
+   * axis swapped last, and gathered with every leading axis a batch axis.
    */
-  static NDArray takeAlongAxis(NDManager tf, NDArray x, NDArray index, int axis) {
+  static NDArray takeAlongAxis(NDArray x, NDArray index, int axis) {
     long[] dims = x.shape();
     long[] indexDims = index.shape();
     int r = dims.length;
@@ -49,10 +48,7 @@ final class Indexing {
     try (Temporaries t = new Temporaries()) {
       NDArray moved = t.add(t.add(x.slice(new long[r], size)).transpose(perm));
       NDArray idx = t.add(asIndices(t, index).transpose(perm));
-      NDArray last = t.add(tf.scalar(r - 1));
-      NDArray taken = t.add(tf.opBuilder("GatherV2").addInput(moved).addInput(idx)
-          .addInput(last).setAttr("batch_dims", r - 1).build());
-      return taken.transpose(perm);
+      return t.add(moved.gather(idx, r - 1, r - 1)).transpose(perm);
     }
   }
 
@@ -60,39 +56,38 @@ final class Indexing {
    * DJL's pick: {@link #takeAlongAxis}, an index of lower rank than x covering its leading axes
    * (one pick per row: trailing axes of size 1).
    */
-  static NDArray pick(NDManager tf, NDArray x, NDArray index, int axis) {
+  static NDArray pick(NDArray x, NDArray index, int axis) {
     int r = x.shape().length;
     long[] indexDims = index.shape();
     if (indexDims.length >= r) {
-      return takeAlongAxis(tf, x, index, axis);
+      return takeAlongAxis(x, index, axis);
     }
     long[] dims = Arrays.copyOf(indexDims, r);
     Arrays.fill(dims, indexDims.length, r, 1);
     try (NDArray expanded = index.reshape(dims)) {
-      return takeAlongAxis(tf, x, expanded, axis);
+      return takeAlongAxis(x, expanded, axis);
     }
   }
 
   /** Whole slices of x at {@code index} along {@code axis} (numpy.take with an axis). */
-  static NDArray take(NDManager tf, NDArray x, NDArray index, int axis) {
+  static NDArray take(NDArray x, NDArray index, int axis) {
     try (Temporaries t = new Temporaries()) {
-      return tf.opBuilder("GatherV2").addInput(x).addInput(asIndices(t, index))
-          .addInput(t.add(tf.scalar(axis))).build();
+      return x.gather(asIndices(t, index), axis);
     }
   }
 
   /** numpy.take without an axis: indices into the flattened x; the result has their shape. */
-  static NDArray takeFlat(NDManager tf, NDArray x, NDArray index) {
+  static NDArray takeFlat(NDArray x, NDArray index) {
     try (NDArray flat = x.reshape(-1)) {
-      return take(tf, flat, index, 0);
+      return take(flat, index, 0);
     }
   }
 
   /**
    * DJL's gatherNd (MXNet's gather_nd): the index's first axis holds the coordinates, where
-   * TensorFlow's GatherNd wants them in the last; the index is transposed accordingly.
+   * tf.gather_nd wants them in the last; the index is transposed accordingly.
    */
-  static NDArray gatherNd(NDManager tf, NDArray x, NDArray index) {
+  static NDArray gatherNd(NDArray x, NDArray index) {
     int r = index.shape().length;
     int[] perm = new int[r];
     for (int i = 0; i < r; i++) {
@@ -100,19 +95,17 @@ final class Indexing {
     }
     try (Temporaries t = new Temporaries()) {
       NDArray coordinates = t.add(asIndices(t, index).transpose(perm));
-      return tf.opBuilder("GatherNd").addInput(x).addInput(coordinates).build();
+      return x.gatherNd(coordinates);
     }
   }
 
   /** torch.put: {@code data} written at flat indices of x (as x's type); x's shape kept. */
-  static NDArray put(NDManager tf, NDArray x, NDArray index, NDArray data) {
+  static NDArray put(NDArray x, NDArray index, NDArray data) {
     try (Temporaries t = new Temporaries()) {
       NDArray flat = t.add(x.reshape(-1));
       NDArray positions = t.add(castTo(t, index, DataType.INT64).reshape(-1, 1));
       NDArray values = t.add(castTo(t, data, x.dataType()).reshape(-1));
-      NDArray updated = t.add(tf.opBuilder("TensorScatterUpdate").addInput(flat)
-          .addInput(positions).addInput(values).build());
-      return updated.reshape(x.shape());
+      return t.add(flat.tensorScatterUpdate(positions, values)).reshape(x.shape());
     }
   }
 
@@ -120,7 +113,7 @@ final class Indexing {
    * torch.scatter: {@code x[p with p[axis] = index[p]] = data[p]} for each position p of index
    * (index and data of x's rank; data at least the index's size, x too except along the axis).
    */
-  static NDArray scatter(NDManager tf, NDArray x, NDArray index, NDArray data, int axis) {
+  static NDArray scatter(NDArray x, NDArray index, NDArray data, int axis) {
     long[] is = index.shape();
     long[] ds = data.shape();
     long[] xs = x.shape();
@@ -157,15 +150,14 @@ final class Indexing {
           for (int p = 0; p < count; p++) {
             coordinate[p] = (p / stride) % is[d];
           }
-          columns.add(t.add(tf.create(coordinate, count)));
+          columns.add(t.add(x.getManager().create(coordinate, count)));
         }
       }
-      NDArray coordinates = t.add(tf.opBuilder("Pack").addInputList(columns)
-          .setAttr("axis", 1L).build());
+      NDArray coordinates = t.add(columns.get(0).stack(1,
+          columns.subList(1, r).toArray(new NDArray[0])));
       NDArray cut = t.add(data.slice(new long[r], is));
       NDArray values = t.add(castTo(t, cut, x.dataType()).reshape(-1));
-      return tf.opBuilder("TensorScatterUpdate").addInput(x).addInput(coordinates)
-          .addInput(values).build();
+      return x.tensorScatterUpdate(coordinates, values);
     }
   }
 
@@ -173,12 +165,12 @@ final class Indexing {
    * The entries of x where {@code mask} is true: the mask covers axes [axis, axis + its rank),
    * which become one axis (as tf.boolean_mask with an axis); a scalar mask covers a new axis.
    */
-  static NDArray booleanMask(NDManager tf, NDArray x, NDArray mask, int axis) {
+  static NDArray booleanMask(NDArray x, NDArray mask, int axis) {
     long[] shape = x.shape();
     long[] maskShape = mask.shape();
     try (Temporaries t = new Temporaries()) {
       if (maskShape.length == 0) {
-        return booleanMask(tf, t.add(x.expandDims(0)), t.add(mask.reshape(1)), axis);
+        return booleanMask(t.add(x.expandDims(0)), t.add(mask.reshape(1)), axis);
       }
       int start = axis < 0 ? axis + shape.length : axis;
       int maskRank = maskShape.length;
@@ -192,20 +184,14 @@ final class Indexing {
       flat[start] = -1;
       System.arraycopy(shape, start + maskRank, flat, start + 1, shape.length - start - maskRank);
       NDArray positions = t.add(t.add(truth.where()).reshape(-1));
-      return take(tf, t.add(x.reshape(flat)), positions, start);
+      return take(t.add(x.reshape(flat)), positions, start);
     }
   }
 
-  /** x[begin:end:strides] per axis (StridedSlice), the {@code squeezed} axes dropped. */
-  static NDArray stridedSlice(NDManager tf, NDArray x, long[] begin, long[] end, long[] strides,
+  /** x[begin:end:strides] per axis, the {@code squeezed} axes dropped. */
+  static NDArray stridedSlice(NDArray x, long[] begin, long[] end, long[] strides,
       int[] squeezed) {
-    NDArray sliced;
-    try (Temporaries t = new Temporaries()) {
-      sliced = tf.opBuilder("StridedSlice").addInput(x)
-          .addInput(t.add(tf.create(begin.clone(), begin.length)))
-          .addInput(t.add(tf.create(end.clone(), end.length)))
-          .addInput(t.add(tf.create(strides.clone(), strides.length))).build();
-    }
+    NDArray sliced = x.stridedSlice(begin, end, strides);
     if (squeezed == null || squeezed.length == 0) {
       return sliced;
     }
@@ -215,14 +201,10 @@ final class Indexing {
   }
 
   /** x with x[begin:end:strides] replaced by {@code value} (its shape, x's type). */
-  static NDArray updateStridedSlice(NDManager tf, NDArray x, long[] begin, long[] end,
-      long[] strides, NDArray value) {
+  static NDArray updateStridedSlice(NDArray x, long[] begin, long[] end, long[] strides,
+      NDArray value) {
     try (Temporaries t = new Temporaries()) {
-      return tf.opBuilder("TensorStridedSliceUpdate").addInput(x)
-          .addInput(t.add(tf.create(begin.clone(), begin.length)))
-          .addInput(t.add(tf.create(end.clone(), end.length)))
-          .addInput(t.add(tf.create(strides.clone(), strides.length)))
-          .addInput(castTo(t, value, x.dataType())).build();
+      return x.stridedSliceUpdate(begin, end, strides, castTo(t, value, x.dataType()));
     }
   }
 

@@ -3,15 +3,16 @@ package io.tfjni.djl;
 import io.tfjni.DataType;
 import io.tfjni.eager.NDArray;
 import io.tfjni.eager.NDManager;
+import io.tfjni.eager.Nn;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * DJL's recurrent layers (NDArrayEx.rnn / gru / lstm) for inference, with PyTorch's formulas.
- * A FLOAT32 lstm layer-direction is one BlockLSTMV2 op. Otherwise the input projection of every
- * time step is one MatMul, then each step is a small chain of ops (recurrent MatMul, BiasAdd,
- * gate activations) whose intermediates are closed when the step ends, so only the step
+ * A FLOAT32 lstm layer-direction is one {@link Nn#blockLstm} kernel. Otherwise the input
+ * projection of every time step is one matrix product, then each step is a small chain of ops
+ * (recurrent product, bias, gate activations) whose intermediates are closed when the step ends, so only the step
  * outputs (the result) grow with the sequence.
  *
  * <p>Parameters come in the order DJL's recurrent blocks create them: for each layer, the
@@ -126,9 +127,9 @@ final class Recurrent {
         x = next;
       }
       results[0] = batchFirst ? x.transpose(1, 0, 2) : x;
-      results[1] = stack(tf, lastHidden);
+      results[1] = stack(lastHidden);
       if (cell == Cell.LSTM) {
-        results[2] = stack(tf, lastCell);
+        results[2] = stack(lastCell);
       }
       done = true;
       return results;
@@ -162,7 +163,7 @@ final class Recurrent {
   }
 
   /**
-   * An LSTM direction as TensorFlow's BlockLSTMV2 (FLOAT and HALF kernels only): one op for the
+   * An LSTM direction as one {@link Nn#blockLstm} (FLOAT and HALF kernels only) for the
    * whole sequence, gates i, f, g, o as PyTorch's, no peepholes, no cell clipping (0), and
    * b_ih + b_hh as its one bias. The reverse direction runs on the time-reversed input.
    */
@@ -172,32 +173,20 @@ final class Recurrent {
     long hidden = w.hiddenWeight.shape()[1];
     DataType type = x.dataType();
     try (Temporaries t = new Temporaries()) {
-      NDArray axis = t.add(tf.scalar(0));
-      NDArray time = t.add(tf.create(new int[] {0}, 1));
       // [x, h] · W with W = [W_ih | W_hh]^T, (F + H, 4H).
       NDArray joined = t.add(w.inputWeight.concat(1, w.hiddenWeight));
       NDArray kernel = t.add(joined.transpose(1, 0));
       NDArray bias = w.inputBias == null ? t.add(tf.zeros(type, 4 * hidden))
           : t.add(w.inputBias.add(w.hiddenBias));
-      NDArray noPeephole = t.add(tf.zeros(type, hidden));
-      NDArray h0;
-      NDArray c0;
-      try (NDArray at = tf.scalar(index)) {
-        h0 = t.add(gather(tf, states[0], at, axis));
-        c0 = t.add(gather(tf, states[1], at, axis));
-      }
-      NDArray input = reverse ? t.add(reverse(tf, x, time)) : x;
-      NDArray length = t.add(tf.scalar(steps));
-      NDArray[] outs = tf.opBuilder("BlockLSTMV2").addInput(length).addInput(input)
-          .addInput(c0).addInput(h0).addInput(kernel).addInput(noPeephole)
-          .addInput(noPeephole).addInput(noPeephole).addInput(bias)
-          .setAttr("cell_clip", 0f).setAttr("use_peephole", false).buildAll();
-      // Outputs i, cs, f, o, ci, co, h, each (T, N, H); h is the result unless reversed.
-      NDArray hs = outs[6];
-      for (int i = 0; i < outs.length; i++) {
-        if (outs[i] != hs || reverse) {
-          t.add(outs[i]);
-        }
+      NDArray h0 = t.add(stateAt(tf, states[0], index));
+      NDArray c0 = t.add(stateAt(tf, states[1], index));
+      NDArray input = reverse ? t.add(x.flip(0)) : x;
+      // Every step's hidden and cell states, each (T, N, H); h is the result unless reversed.
+      NDArray[] outs = Nn.blockLstm(input, c0, h0, kernel, bias);
+      NDArray hs = outs[0];
+      t.add(outs[1]);
+      if (reverse) {
+        t.add(hs);
       }
       NDArray sequence = reverse ? null : hs;
       NDArray lastHidden = null;
@@ -206,11 +195,11 @@ final class Recurrent {
       try {
         // The states after the last step read (time T - 1 of the run, reversed or not).
         try (NDArray last = tf.scalar(Math.toIntExact(steps - 1))) {
-          lastHidden = gather(tf, hs, last, axis);
-          lastCell = gather(tf, outs[1], last, axis);
+          lastHidden = hs.gather(last, 0);
+          lastCell = outs[1].gather(last, 0);
         }
         if (reverse) {
-          sequence = reverse(tf, hs, time);
+          sequence = hs.flip(0);
         }
         done = true;
         return new Pass(sequence, lastHidden, lastCell);
@@ -245,22 +234,17 @@ final class Recurrent {
       NDArray projected = t.add(flat.matMul(w.inputWeight, false, true));
       NDArray bias = w.inputBias == null ? null
           : foldHiddenBias ? t.add(w.inputBias.add(w.hiddenBias)) : w.inputBias;
-      NDArray biased = bias == null ? projected : t.add(biasAdd(tf, projected, bias));
+      NDArray biased = bias == null ? projected : t.add(Nn.biasAdd(projected, bias));
       NDArray inputGates = t.add(biased.reshape(steps, batch, width));
       // One (N, G·H) slice per step; each is closed as its step ends.
-      NDArray[] stepInputs = tf.opBuilder("Unpack").addInput(inputGates)
-          .setAttr("num", (long) steps).setAttr("axis", 0L).buildAll();
+      NDArray[] stepInputs = inputGates.unstack(0);
       for (NDArray a : stepInputs) {
         t.add(a);
       }
       inputGates.close();
-      NDArray axis = t.add(tf.scalar(0));
-      NDArray gateAxis = t.add(tf.scalar(1));
-      try (NDArray at = tf.scalar(index)) {
-        h = t.add(gather(tf, states[0], at, axis));
-        if (cell == Cell.LSTM) {
-          c = t.add(gather(tf, states[1], at, axis));
-        }
+      h = t.add(stateAt(tf, states[0], index));
+      if (cell == Cell.LSTM) {
+        c = t.add(stateAt(tf, states[1], index));
       }
       NDArray hiddenBias = foldHiddenBias ? null : w.hiddenBias;
       for (int i = 0; i < steps; i++) {
@@ -269,17 +253,17 @@ final class Recurrent {
           NDArray xGates = s.add(stepInputs[step]);
           NDArray hProjected = s.add(h.matMul(w.hiddenWeight, false, true));
           NDArray hGates = hiddenBias == null ? hProjected
-              : s.add(biasAdd(tf, hProjected, hiddenBias));
+              : s.add(Nn.biasAdd(hProjected, hiddenBias));
           switch (cell) {
             case LSTM: {
-              NDArray[] next = lstmStep(tf, s, xGates, hGates, c, gateAxis);
+              NDArray[] next = lstmStep(s, xGates, hGates, c);
               c.close();
               c = next[1];
               h = next[0];
               break;
             }
             case GRU:
-              h = gruStep(tf, s, xGates, hGates, h, gateAxis);
+              h = gruStep(s, xGates, hGates, h);
               break;
             default: {
               NDArray sum = s.add(xGates.add(hGates));
@@ -290,8 +274,7 @@ final class Recurrent {
           outputs[step] = h;
         }
       }
-      NDArray sequence = tf.opBuilder("Pack").addInputList(outputs).setAttr("axis", 0L)
-          .build();
+      NDArray sequence = stack(Arrays.asList(outputs));
       done = true;
       return new Pass(sequence, h, c);
     } finally {
@@ -312,10 +295,10 @@ final class Recurrent {
   }
 
   /** PyTorch's LSTM step: gates i, f, g, o; returns the new hidden and cell states. */
-  private static NDArray[] lstmStep(NDManager tf, Temporaries s, NDArray xGates,
-      NDArray hGates, NDArray c, NDArray gateAxis) {
+  private static NDArray[] lstmStep(Temporaries s, NDArray xGates, NDArray hGates,
+      NDArray c) {
     NDArray sum = s.add(xGates.add(hGates));
-    NDArray[] parts = split(tf, s, sum, 4, gateAxis);
+    NDArray[] parts = split(s, sum, 4);
     NDArray in = s.add(parts[0].sigmoid());
     NDArray forget = s.add(parts[1].sigmoid());
     NDArray candidate = s.add(parts[2].tanh());
@@ -336,10 +319,9 @@ final class Recurrent {
    * PyTorch's GRU step: r = σ(x_r + h_r), z = σ(x_z + h_z), n = tanh(x_n + r ⊙ h_n) (the
    * recurrent bias inside the reset product), h' = n + z ⊙ (h − n) = (1 − z) ⊙ n + z ⊙ h.
    */
-  private static NDArray gruStep(NDManager tf, Temporaries s, NDArray xGates, NDArray hGates,
-      NDArray h, NDArray gateAxis) {
-    NDArray[] xs = split(tf, s, xGates, 3, gateAxis);
-    NDArray[] hs = split(tf, s, hGates, 3, gateAxis);
+  private static NDArray gruStep(Temporaries s, NDArray xGates, NDArray hGates, NDArray h) {
+    NDArray[] xs = split(s, xGates, 3);
+    NDArray[] hs = split(s, hGates, 3);
     NDArray reset = s.add(s.add(xs[0].add(hs[0])).sigmoid());
     NDArray update = s.add(s.add(xs[1].add(hs[1])).sigmoid());
     NDArray gated = s.add(reset.mul(hs[2]));
@@ -349,31 +331,25 @@ final class Recurrent {
     return candidate.add(kept);
   }
 
-  /** {@code parts} equal blocks of x along {@code axis}, registered in {@code s}. */
-  private static NDArray[] split(NDManager tf, Temporaries s, NDArray x, int parts,
-      NDArray axis) {
-    NDArray[] out = tf.opBuilder("Split").addInput(axis).addInput(x)
-        .setAttr("num_split", (long) parts).buildAll();
+  /** {@code parts} equal blocks of x along its gate axis (1), registered in {@code s}. */
+  private static NDArray[] split(Temporaries s, NDArray x, int parts) {
+    NDArray[] out = x.split(parts, 1);
     for (NDArray p : out) {
       s.add(p);
     }
     return out;
   }
 
-  private static NDArray biasAdd(NDManager tf, NDArray x, NDArray bias) {
-    return tf.opBuilder("BiasAdd").addInput(x).addInput(bias).build();
+  /** The initial state (N, H) of layer-direction {@code index} of states (L·D, N, H). */
+  private static NDArray stateAt(NDManager tf, NDArray states, int index) {
+    try (NDArray at = tf.scalar(index)) {
+      return states.gather(at, 0);
+    }
   }
 
-  private static NDArray reverse(NDManager tf, NDArray x, NDArray axes) {
-    return tf.opBuilder("ReverseV2").addInput(x).addInput(axes).build();
-  }
-
-  private static NDArray gather(NDManager tf, NDArray x, NDArray index, NDArray axis) {
-    return tf.opBuilder("GatherV2").addInput(x).addInput(index).addInput(axis).build();
-  }
-
-  private static NDArray stack(NDManager tf, List<NDArray> parts) {
-    return tf.opBuilder("Pack").addInputList(parts).setAttr("axis", 0L).build();
+  /** The arrays stacked along a new first axis. */
+  private static NDArray stack(List<NDArray> parts) {
+    return parts.get(0).stack(0, parts.subList(1, parts.size()).toArray(new NDArray[0]));
   }
 
   /** Layer {@code layer}'s direction {@code d} in DJL's block order (see the class comment). */

@@ -10,7 +10,6 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import io.tfjni.Tensor;
-import io.tfjni.eager.OpBuilder;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -130,11 +129,6 @@ public class TfjniNDArray implements NDArray {
 
   io.tfjni.eager.NDManager tf() {
     return manager.tf();
-  }
-
-  OpBuilder op(String opName) {
-    checkOpen();
-    return tf().opBuilder(opName);
   }
 
   TfjniNDArray wrap(io.tfjni.eager.NDArray result) {
@@ -1502,36 +1496,36 @@ public class TfjniNDArray implements NDArray {
   /** torch.gather: {@code out[i][j][k] = this[i][index[i][j][k]][k]} for axis 1. */
   @Override
   public NDArray gather(NDArray index, int axis) {
-    return wrap(Indexing.takeAlongAxis(tf(), tfArray(), tfOf(index), normAxis(axis)));
+    return wrap(Indexing.takeAlongAxis(tfArray(), tfOf(index), normAxis(axis)));
   }
 
   /** MXNet's gather_nd: the index's first axis holds the coordinates. */
   @Override
   public NDArray gatherNd(NDArray index) {
-    return wrap(Indexing.gatherNd(tf(), tfArray(), tfOf(index)));
+    return wrap(Indexing.gatherNd(tfArray(), tfOf(index)));
   }
 
   /** numpy.take: indices into the flattened array; the result has the index's shape. */
   @Override
   public NDArray take(NDManager target, NDArray index) {
-    return wrapIn(target, Indexing.takeFlat(tf(), tfArray(), tfOf(index)));
+    return wrapIn(target, Indexing.takeFlat(tfArray(), tfOf(index)));
   }
 
   /** torch.put: flat indices. */
   @Override
   public NDArray put(NDArray index, NDArray data) {
-    return wrap(Indexing.put(tf(), tfArray(), tfOf(index), tfOf(data)));
+    return wrap(Indexing.put(tfArray(), tfOf(index), tfOf(data)));
   }
 
   /** torch.scatter: {@code this[p with p[axis] = index[p]] = data[p]} for each p of index. */
   @Override
   public NDArray scatter(NDArray index, NDArray data, int axis) {
-    return wrap(Indexing.scatter(tf(), tfArray(), tfOf(index), tfOf(data), normAxis(axis)));
+    return wrap(Indexing.scatter(tfArray(), tfOf(index), tfOf(data), normAxis(axis)));
   }
 
   @Override
   public NDArray booleanMask(NDArray index, int axis) {
-    return wrap(Indexing.booleanMask(tf(), tfArray(), tfOf(index), axis));
+    return wrap(Indexing.booleanMask(tfArray(), tfOf(index), axis));
   }
 
   /** Sets {@code this[b][t...]} to {@code v} where {@code t >= sequenceLength[b]}. */
@@ -1571,7 +1565,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDList unique(Integer dim, boolean sorted, boolean returnInverse, boolean returnCounts) {
-    io.tfjni.eager.NDArray[] found = Unique.unique(tf(), tfArray(), dim == null ? null : normAxis(dim),
+    io.tfjni.eager.NDArray[] found = Unique.unique(tfArray(), dim == null ? null : normAxis(dim),
         sorted);
     NDList result = new NDList(wrap(found[0]));
     for (int i = 1; i < 3; i++) {
@@ -1621,34 +1615,32 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray fft(long length, long axis) {
-    return wrap(Spectral.transform(tf(), tfArray(), length, normAxis(Math.toIntExact(axis)),
-        "FFT"));
+    return wrap(Spectral.transform(tfArray(), length, normAxis(Math.toIntExact(axis)), false));
   }
 
   @Override
   public NDArray rfft(long length, long axis) {
-    return wrap(Spectral.rfft(tf(), tfArray(), length, normAxis(Math.toIntExact(axis))));
+    return wrap(Spectral.rfft(tfArray(), length, normAxis(Math.toIntExact(axis))));
   }
 
   @Override
   public NDArray ifft(long length, long axis) {
-    return wrap(Spectral.transform(tf(), tfArray(), length, normAxis(Math.toIntExact(axis)),
-        "IFFT"));
+    return wrap(Spectral.transform(tfArray(), length, normAxis(Math.toIntExact(axis)), true));
   }
 
   @Override
   public NDArray irfft(long length, long axis) {
-    return wrap(Spectral.irfft(tf(), tfArray(), length, normAxis(Math.toIntExact(axis))));
+    return wrap(Spectral.irfft(tfArray(), length, normAxis(Math.toIntExact(axis))));
   }
 
   @Override
   public NDArray fft2(long[] sizes, long[] axes) {
-    return wrap(Spectral.transform2(tf(), tfArray(), sizes, normAxes(axes), "FFT"));
+    return wrap(Spectral.transform2(tfArray(), sizes, normAxes(axes), false));
   }
 
   @Override
   public NDArray ifft2(long[] sizes, long[] axes) {
-    return wrap(Spectral.transform2(tf(), tfArray(), sizes, normAxes(axes), "IFFT"));
+    return wrap(Spectral.transform2(tfArray(), sizes, normAxes(axes), true));
   }
 
   private int[] normAxes(long[] axes) {
@@ -1662,29 +1654,29 @@ public class TfjniNDArray implements NDArray {
   @Override
   public NDArray stft(long nFft, long hopLength, boolean center, NDArray window,
       boolean normalize, boolean returnComplex) {
-    io.tfjni.eager.NDArray spectrum = Spectral.stft(tf(), tfArray(), nFft, hopLength, center,
+    io.tfjni.eager.NDArray spectrum = Spectral.stft(tfArray(), nFft, hopLength, center,
         window == null ? null : tfOf(window), normalize);
     if (returnComplex) {
       return wrap(spectrum);
     }
     try (io.tfjni.eager.NDArray complex = spectrum) {
-      return wrap(Spectral.real(tf(), complex));
+      return wrap(Spectral.real(complex));
     }
   }
 
   @Override
   public NDArray complex() {
-    return wrap(Spectral.complex(tf(), tfArray()));
+    return wrap(Spectral.complex(tfArray()));
   }
 
   @Override
   public NDArray real() {
-    return wrap(Spectral.real(tf(), tfArray()));
+    return wrap(Spectral.real(tfArray()));
   }
 
   @Override
   public NDArray conj() {
-    return wrap(Spectral.conj(tf(), tfArray()));
+    return wrap(tfArray().conj());
   }
 
   /** numpy.diff: n times {@code a[1:] - a[:-1]} along the axis. */

@@ -161,12 +161,12 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   private NDArray pool(Layers.Pool kind, float normType, Shape kernelShape, Shape stride,
       Shape padding, boolean ceilMode, boolean countIncludePad) {
-    return array.wrap(Layers.pool(array.tf(), array.tfArray(), kind, normType, kernelShape,
+    return array.wrap(Layers.pool(array.tfArray(), kind, normType, kernelShape,
         stride, padding, ceilMode, countIncludePad));
   }
 
   private NDArray globalPool(Layers.Pool kind, float normType) {
-    return array.wrap(Layers.globalPool(array.tf(), array.tfArray(), kind, normType));
+    return array.wrap(Layers.globalPool(array.tfArray(), kind, normType));
   }
 
   @Override
@@ -210,7 +210,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDList convolution(NDArray input, NDArray weight, NDArray bias, Shape stride,
       Shape padding, Shape dilation, int groups) {
-    return new NDList(array.wrap(Layers.convolution(array.tf(), array.tfOf(input),
+    return new NDList(array.wrap(Layers.convolution(array.tfOf(input),
         array.tfOf(weight), bias == null ? null : array.tfOf(bias), stride, padding, dilation,
         groups)));
   }
@@ -218,7 +218,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
   @Override
   public NDList deconvolution(NDArray input, NDArray weight, NDArray bias, Shape stride,
       Shape padding, Shape outPadding, Shape dilation, int groups) {
-    return new NDList(array.wrap(Layers.deconvolution(array.tf(), array.tfOf(input),
+    return new NDList(array.wrap(Layers.deconvolution(array.tfOf(input),
         array.tfOf(weight), bias == null ? null : array.tfOf(bias), stride, padding, outPadding,
         dilation, groups)));
   }
@@ -388,7 +388,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
    */
   @Override
   public NDArray interpolation(long[] size, int mode, boolean alignCorners) {
-    return array.wrap(Layers.interpolate(array.tf(), array.tfArray(), size, mode,
+    return array.wrap(Layers.interpolate(array.tfArray(), size, mode,
         alignCorners));
   }
 
@@ -440,10 +440,13 @@ final class TfjniNDArrayEx implements NDArrayEx {
     return array.mul(factor);
   }
 
-  /** TensorFlow's AdjustHue by a uniform delta in [-hue, hue] (of a full turn, at most 0.5). */
+  /** tf.image.adjust_hue by a uniform delta in [-hue, hue] (of a full turn, at most 0.5). */
   @Override
   public NDArray randomHue(float hue) {
-    return adjust("AdjustHue", hueDelta(hue));
+    float delta = hueDelta(hue);
+    try (Temporaries t = new Temporaries()) {
+      return array.wrap(array.tfArray(t, DataType.FLOAT32).adjustHue(delta));
+    }
   }
 
   private static float hueDelta(float hue) {
@@ -451,8 +454,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
   }
 
   /**
-   * Brightness, contrast (AdjustContrastv2), saturation (AdjustSaturation) and hue, each by a
-   * uniform factor around 1 (delta around 0 for hue), in that order.
+   * Brightness, contrast, saturation and hue (tf.image's adjustments), each by a uniform factor
+   * around 1 (delta around 0 for hue), in that order, on a FLOAT32 copy.
    */
   @Override
   public NDArray randomColorJitter(float brightness, float contrast, float saturation,
@@ -462,25 +465,10 @@ final class TfjniNDArrayEx implements NDArrayEx {
     float saturationFactor = 1 + RandomUtils.nextFloat(-saturation, saturation);
     float delta = hueDelta(hue);
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.eager.NDArray b = t.add(array.tfArray().mul(brightnessFactor));
-      io.tfjni.eager.NDArray c = t.add(adjusted(t, b, "AdjustContrastv2", contrastFactor));
-      io.tfjni.eager.NDArray s = t.add(adjusted(t, c, "AdjustSaturation", saturationFactor));
-      return array.wrap(adjusted(t, s, "AdjustHue", delta));
-    }
-  }
-
-  /** An image op taking (images, FLOAT factor) on a FLOAT copy of an RGB (last axis 3) image. */
-  NDArray adjust(String opName, float factor) {
-    try (Temporaries t = new Temporaries()) {
-      return array.wrap(adjusted(t, array.tfArray(t, DataType.FLOAT32), opName, factor));
-    }
-  }
-
-  private io.tfjni.eager.NDArray adjusted(Temporaries t, io.tfjni.eager.NDArray image, String opName,
-      float factor) {
-    try (io.tfjni.eager.NDArray amount = array.tf().scalar(factor)) {
-      return array.op(opName).addInput(Indexing.castTo(t, image, io.tfjni.DataType.FLOAT))
-          .addInput(amount).build();
+      io.tfjni.eager.NDArray b = t.add(array.tfArray(t, DataType.FLOAT32).mul(brightnessFactor));
+      io.tfjni.eager.NDArray c = t.add(b.adjustContrast(contrastFactor));
+      io.tfjni.eager.NDArray s = t.add(c.adjustSaturation(saturationFactor));
+      return array.wrap(s.adjustHue(delta));
     }
   }
 

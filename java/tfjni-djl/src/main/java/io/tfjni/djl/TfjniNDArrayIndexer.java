@@ -17,9 +17,9 @@ import ai.djl.ndarray.types.Shape;
 import java.util.List;
 
 /**
- * get/set by DJL's NDIndex. DJL's own routing takes slices and integers (StridedSlice,
- * TensorStridedSliceUpdate), one boolean mask, one rank-1 index array among full slices
- * (GatherV2) and pick; every other index with arrays or new axes is an {@link AdvancedIndex}, as
+ * get/set by DJL's NDIndex. DJL's own routing takes slices and integers (strided slices and
+ * their updates), one boolean mask, one rank-1 index array among full slices (a gather) and
+ * pick; every other index with arrays or new axes is an {@link AdvancedIndex}, as
  * in DJL's PyTorch engine. A get's result belongs to the manager the indexer was made for; its
  * temporaries are native only.
  */
@@ -34,21 +34,21 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
   @Override
   public NDArray get(NDArray array, NDIndexFullPick fullPick) {
     TfjniNDArray a = (TfjniNDArray) array;
-    return TfjniNDArray.wrapIn(target, Indexing.pick(a.tf(), a.tfArray(),
+    return TfjniNDArray.wrapIn(target, Indexing.pick(a.tfArray(),
         a.tfOf(fullPick.getIndices()), fullPick.getAxis()));
   }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullTake fullTake) {
     TfjniNDArray a = (TfjniNDArray) array;
-    return TfjniNDArray.wrapIn(target, Indexing.take(a.tf(), a.tfArray(),
+    return TfjniNDArray.wrapIn(target, Indexing.take(a.tfArray(),
         a.tfOf(fullTake.getIndices()), fullTake.getAxis()));
   }
 
   @Override
   public NDArray get(NDArray array, NDIndexFullSlice fullSlice) {
     TfjniNDArray a = (TfjniNDArray) array;
-    return TfjniNDArray.wrapIn(target, Indexing.stridedSlice(a.tf(), a.tfArray(),
+    return TfjniNDArray.wrapIn(target, Indexing.stridedSlice(a.tfArray(),
         fullSlice.getMin(), fullSlice.getMax(), fullSlice.getStep(), fullSlice.getToSqueeze()));
   }
 
@@ -147,7 +147,7 @@ final class TfjniNDArrayIndexer extends NDArrayIndexer {
 
   private static void update(TfjniNDArray a, NDIndexFullSlice fullSlice,
       io.tfjni.eager.NDArray value) {
-    a.intern(a.wrap(Indexing.updateStridedSlice(a.tf(), a.tfArray(), fullSlice.getMin(),
+    a.intern(a.wrap(Indexing.updateStridedSlice(a.tfArray(), fullSlice.getMin(),
         fullSlice.getMax(), fullSlice.getStep(), value)));
   }
 

@@ -298,22 +298,12 @@ public class TfjniNDManager extends BaseNDManager {
         return wrap(floored.cast(type));
       }
     }
-    try (io.tfjni.eager.NDArray a = tf().scalar(type, start); io.tfjni.eager.NDArray b = tf().scalar(type, stop);
-        io.tfjni.eager.NDArray d = tf().scalar(type, step)) {
-      return wrap(tf().opBuilder("Range").addInput(a).addInput(b).addInput(d).build());
-    }
+    return wrap(tf().arange(type, start, stop, step));
   }
 
   @Override
   public NDArray eye(int rows, int cols, int k, DataType dataType) {
-    io.tfjni.DataType type = DataTypes.toTf(dataType);
-    int length = Math.max(0, Math.min(rows - Math.max(0, -k), cols - Math.max(0, k)));
-    try (io.tfjni.eager.NDArray diagonal = tf().ones(type, length);
-        io.tfjni.eager.NDArray kk = tf().scalar(k); io.tfjni.eager.NDArray r = tf().scalar(rows);
-        io.tfjni.eager.NDArray c = tf().scalar(cols); io.tfjni.eager.NDArray pad = tf().scalar(type, 0)) {
-      return wrap(tf().opBuilder("MatrixDiagV3").addInput(diagonal).addInput(kk).addInput(r)
-          .addInput(c).addInput(pad).build());
-    }
+    return wrap(tf().eye(rows, cols, k, DataTypes.toTf(dataType)));
   }
 
   @Override
@@ -348,14 +338,10 @@ public class TfjniNDManager extends BaseNDManager {
 
   @Override
   public NDArray randomInteger(long low, long high, Shape shape, DataType dataType) {
-    io.tfjni.DataType type = DataTypes.toTf(dataType);
-    try (io.tfjni.eager.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
-        io.tfjni.eager.NDArray seed = tf().create(nextSeed(), 2);
-        io.tfjni.eager.NDArray lo = tf().scalar(io.tfjni.DataType.INT64, low);
-        io.tfjni.eager.NDArray hi = tf().scalar(io.tfjni.DataType.INT64, high);
-        io.tfjni.eager.NDArray values = tf().opBuilder("StatelessRandomUniformInt").addInput(dims)
-            .addInput(seed).addInput(lo).addInput(hi).build()) {
-      return wrap(values.cast(type));
+    // Drawn as INT64 (DJL's bounds are longs), then converted to the type asked for.
+    try (io.tfjni.eager.NDArray values = tf().randomInteger(nextSeed(), low, high,
+        io.tfjni.DataType.INT64, shape.getShape())) {
+      return wrap(values.cast(DataTypes.toTf(dataType)));
     }
   }
 
@@ -404,8 +390,9 @@ public class TfjniNDManager extends BaseNDManager {
   @Override
   public NDArray samplePoisson(NDArray lam, Shape shape) {
     try (Temporaries t = new Temporaries()) {
-      return wrap(leadingParameterSamples("StatelessRandomPoisson",
-          from(lam).tfArray(t, DataType.FLOAT32), shape));
+      io.tfjni.eager.NDArray rate = from(lam).tfArray(t, DataType.FLOAT32);
+      return wrap(parameterFirst(t.add(tf().randomPoisson(nextSeed(), rate,
+          io.tfjni.DataType.FLOAT, parameterLast(rate, shape))), shape));
     }
   }
 
@@ -421,22 +408,24 @@ public class TfjniNDManager extends BaseNDManager {
     java.util.Arrays.fill(aligned, 1);
     System.arraycopy(alpha.getShape().getShape(), 0, aligned, 0, alpha.getShape().dimension());
     try (Temporaries t = new Temporaries()) {
-      io.tfjni.eager.NDArray unit = t.add(leadingParameterSamples("StatelessRandomGammaV2",
-          from(alpha).tfArray(t, DataType.FLOAT32), shape));
+      io.tfjni.eager.NDArray concentration = from(alpha).tfArray(t, DataType.FLOAT32);
+      io.tfjni.eager.NDArray unit = t.add(parameterFirst(t.add(tf().randomGamma(nextSeed(),
+          concentration, parameterLast(concentration, shape))), shape));
       io.tfjni.eager.NDArray scale = t.add(from(beta).tfArray(t, DataType.FLOAT32).reshape(aligned));
       return wrap(unit.mul(scale));
     }
   }
 
-  /**
-   * TensorFlow's stateless samplers want the parameter's shape last ({@code shape + param});
-   * DJL puts it first, so the draw is transposed to {@code param + shape}. The caller closes it.
-   */
-  private io.tfjni.eager.NDArray leadingParameterSamples(String opName, io.tfjni.eager.NDArray param,
+  /** The shape TensorFlow's samplers draw: DJL's {@code shape}, then the parameter's. */
+  private static long[] parameterLast(io.tfjni.eager.NDArray param, Shape shape) {
+    return shape.addAll(new Shape(param.shape())).getShape();
+  }
+
+  /** A draw of {@code shape + param} transposed to DJL's {@code param + shape}. */
+  private static io.tfjni.eager.NDArray parameterFirst(io.tfjni.eager.NDArray samples,
       Shape shape) {
     int m = shape.dimension();
-    int k = param.shape().length;
-    Shape drawn = shape.addAll(new Shape(param.shape()));
+    int k = samples.shape().length - m;
     int[] perm = new int[m + k];
     for (int i = 0; i < k; i++) {
       perm[i] = m + i;
@@ -444,29 +433,13 @@ public class TfjniNDManager extends BaseNDManager {
     for (int i = 0; i < m; i++) {
       perm[k + i] = i;
     }
-    io.tfjni.eager.OpBuilder op = tf().opBuilder(opName);
-    try (io.tfjni.eager.NDArray dims = tf().create(drawn.getShape().clone(), drawn.dimension());
-        io.tfjni.eager.NDArray seed = tf().create(nextSeed(), 2)) {
-      op.addInput(dims).addInput(seed).addInput(param);
-      if (opName.equals("StatelessRandomPoisson")) {
-        op.setAttr("dtype", io.tfjni.DataType.FLOAT);
-      }
-      try (io.tfjni.eager.NDArray samples = op.build()) {
-        return samples.transpose(perm);
-      }
-    }
+    return samples.transpose(perm);
   }
 
   @Override
   public NDArray truncatedNormal(float loc, float scale, Shape shape, DataType dataType) {
-    io.tfjni.DataType type = DataTypes.toTf(dataType);
-    try (io.tfjni.eager.NDArray dims = tf().create(shape.getShape().clone(), shape.dimension());
-        io.tfjni.eager.NDArray seed = tf().create(nextSeed(), 2);
-        io.tfjni.eager.NDArray unit = tf().opBuilder("StatelessTruncatedNormal").addInput(dims)
-            .addInput(seed).setAttr("dtype", type).build();
-        io.tfjni.eager.NDArray scaled = unit.mul(scale)) {
-      return wrap(scaled.add(loc));
-    }
+    return wrap(tf().truncatedNormal(nextSeed(), loc, scale, DataTypes.toTf(dataType),
+        shape.getShape()));
   }
 
   /** The engine's root manager: lives as long as the process, never closed. */

@@ -2,12 +2,11 @@ package io.tfjni.djl;
 
 import io.tfjni.DataType;
 import io.tfjni.eager.NDArray;
-import io.tfjni.eager.NDManager;
 
 /**
- * torch.unique over TensorFlow's UniqueWithCountsV2, which keeps the order of first occurrence:
- * for {@code sorted} the unique values (or slices along the axis) are put in ascending
- * (lexicographic) order, the counts follow them and the inverse indices are renumbered.
+ * torch.unique over the core's {@link NDArray#uniqueWithCounts}, which keeps the order of first
+ * occurrence: for {@code sorted} the unique values (or slices along the axis) are put in
+ * ascending (lexicographic) order, the counts follow them and the inverse indices are renumbered.
  */
 final class Unique {
   private Unique() {}
@@ -16,13 +15,11 @@ final class Unique {
    * {values, inverse indices, counts} (INT64) of {@code x}: of its elements when {@code axis} is
    * null (the inverse then has x's shape), else of its slices along {@code axis} (normalized).
    */
-  static NDArray[] unique(NDManager tf, NDArray x, Integer axis, boolean sorted) {
+  static NDArray[] unique(NDArray x, Integer axis, boolean sorted) {
     try (Temporaries t = new Temporaries()) {
       NDArray source = axis == null ? t.add(x.reshape(-1)) : x;
       int a = axis == null ? 0 : axis;
-      NDArray axisArg = t.add(tf.create(new long[] {a}, 1));
-      NDArray[] found = tf.opBuilder("UniqueWithCountsV2").addInput(source).addInput(axisArg)
-          .setAttr("out_idx", DataType.INT64).buildAll();
+      NDArray[] found = source.uniqueWithCounts(a);
       NDArray values = t.add(found[0]);
       NDArray inverse = t.add(found[1]);
       NDArray counts = t.add(found[2]);
@@ -30,20 +27,16 @@ final class Unique {
       if (sorted && k > 1) {
         // order[i]: which first-occurrence entry comes i-th; position[j]: where entry j goes.
         NDArray position = t.add(source.shape().length == 1 ? rankOfValues(t, values)
-            : rankOfSlices(tf, t, values, a));
+            : rankOfSlices(t, values, a));
         NDArray order = t.add(position.argSort(0, false));
         values = t.add(values.gather(order, a));
         counts = t.add(counts.gather(order, 0));
         inverse = t.add(position.gather(inverse, 0));
       }
       // The results outlive the temporaries: fresh handles of the kept values.
-      NDArray inverseShaped = axis == null ? inverse.reshape(x.shape()) : copy(tf, inverse);
-      return new NDArray[] {copy(tf, values), inverseShaped, copy(tf, counts)};
+      NDArray inverseShaped = axis == null ? inverse.reshape(x.shape()) : inverse.copy();
+      return new NDArray[] {values.copy(), inverseShaped, counts.copy()};
     }
-  }
-
-  private static NDArray copy(NDManager tf, NDArray a) {
-    return tf.opBuilder("Identity").addInput(a).build();
   }
 
   /** The ascending rank of each (distinct) value of a vector: the inverse of its argsort. */
@@ -57,7 +50,7 @@ final class Unique {
    * The lexicographic rank of each (distinct) slice along {@code axis}: how many slices are
    * smaller, compared at the first element where the two differ. O(k^2 * slice size) memory.
    */
-  private static NDArray rankOfSlices(NDManager tf, Temporaries t, NDArray values, int axis) {
+  private static NDArray rankOfSlices(Temporaries t, NDArray values, int axis) {
     int r = values.shape().length;
     int[] perm = new int[r];
     perm[0] = axis;
@@ -71,7 +64,7 @@ final class Unique {
     NDArray rows = t.add(front.reshape(k, -1));
     int width = Math.toIntExact(rows.shape()[1]);
     if (width == 0) {
-      return tf.zeros(DataType.INT64, k);
+      return values.getManager().zeros(DataType.INT64, k);
     }
     NDArray mine = t.add(rows.expandDims(1));     // [k, 1, w]: slice i
     NDArray theirs = t.add(rows.expandDims(0));   // [1, k, w]: slice j

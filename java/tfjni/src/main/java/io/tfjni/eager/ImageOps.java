@@ -3,6 +3,7 @@ package io.tfjni.eager;
 import io.tfjni.DataType;
 import java.math.BigInteger;
 import java.util.Objects;
+import java.util.function.BinaryOperator;
 
 /** Image decoding, resizing and dtype conversion behind {@link NDArray}'s image methods. */
 final class ImageOps {
@@ -24,23 +25,8 @@ final class ImageOps {
   static NDArray resize(NDArray images, int height, int width, ResizeMethod method,
       boolean halfPixelCenters) {
     Objects.requireNonNull(method, "method");
-    if (height <= 0 || width <= 0) {
-      throw new IllegalArgumentException("size must be positive, got " + height + " x " + width);
-    }
-    int rank = images.shape().length;
-    if (rank != 3 && rank != 4) {
-      throw new IllegalArgumentException("resize needs [height, width, channels] or "
-          + "[batch, height, width, channels] images, got rank " + rank);
-    }
-    try (NDArray size = images.getManager().vector(new int[] {height, width})) {
-      if (rank == 4) {
-        return resizeBatch(images, size, method, halfPixelCenters);
-      }
-      try (NDArray batch = images.expandDims(0);
-          NDArray resized = resizeBatch(batch, size, method, halfPixelCenters)) {
-        return resized.squeeze(0);
-      }
-    }
+    return asBatch(images, height, width,
+        (batch, size) -> resizeBatch(batch, size, method, halfPixelCenters));
   }
 
   private static NDArray resizeBatch(NDArray images, NDArray size, ResizeMethod method,
@@ -63,6 +49,69 @@ final class ImageOps {
     }
     return images.op(opName).addInput(images).addInput(size).setAttr("align_corners", false)
         .setAttr("half_pixel_centers", halfPixelCenters).build();
+  }
+
+  /** An image op of (images, FLOAT amount). */
+  static NDArray adjust(NDArray images, String opName, float amount) {
+    try (NDArray a = images.getManager().scalar(amount)) {
+      return images.op(opName).addInput(images).addInput(a).build();
+    }
+  }
+
+  /** tf.image.resize(antialias=True): ScaleAndTranslate for BILINEAR and BICUBIC. */
+  static NDArray resizeAntialiased(NDArray images, int height, int width, ResizeMethod method) {
+    Objects.requireNonNull(method, "method");
+    if (method != ResizeMethod.BILINEAR && method != ResizeMethod.BICUBIC) {
+      return resize(images, height, width, method, true);
+    }
+    String kernel = method == ResizeMethod.BILINEAR ? "triangle" : "keyscubic";
+    return asBatch(images, height, width, (batch, size) -> {
+      long[] dims = batch.shape();
+      float[] scale = {(float) height / dims[1], (float) width / dims[2]};
+      NDManager m = batch.getManager();
+      try (NDArray scales = m.create(scale, 2); NDArray translation = m.zeros(DataType.FLOAT, 2)) {
+        return batch.op("ScaleAndTranslate").addInput(batch).addInput(size).addInput(scales)
+            .addInput(translation).setAttr("kernel_type", kernel).setAttr("antialias", true)
+            .build();
+      }
+    });
+  }
+
+  /** tf.compat.v1.image.resize(align_corners=True). */
+  static NDArray resizeAlignCorners(NDArray images, int height, int width, ResizeMethod method) {
+    Objects.requireNonNull(method, "method");
+    if (method == ResizeMethod.AREA) {
+      throw new IllegalArgumentException("AREA resizing has no corners to align");
+    }
+    String opName = method == ResizeMethod.BILINEAR ? "ResizeBilinear"
+        : method == ResizeMethod.BICUBIC ? "ResizeBicubic" : "ResizeNearestNeighbor";
+    return asBatch(images, height, width, (batch, size) -> batch.op(opName).addInput(batch)
+        .addInput(size).setAttr("align_corners", true).build());
+  }
+
+  /**
+   * {@code resize(batch, size)} of [batch, height, width, channels] images, a single image
+   * resized as a batch of one; the checks every resize makes first.
+   */
+  private static NDArray asBatch(NDArray images, int height, int width,
+      BinaryOperator<NDArray> resize) {
+    if (height <= 0 || width <= 0) {
+      throw new IllegalArgumentException("size must be positive, got " + height + " x " + width);
+    }
+    int rank = images.shape().length;
+    if (rank != 3 && rank != 4) {
+      throw new IllegalArgumentException("resize needs [height, width, channels] or "
+          + "[batch, height, width, channels] images, got rank " + rank);
+    }
+    try (NDArray size = images.getManager().vector(new int[] {height, width})) {
+      if (rank == 4) {
+        return resize.apply(images, size);
+      }
+      try (NDArray batch = images.expandDims(0);
+          NDArray resized = resize.apply(batch, size)) {
+        return resized.squeeze(0);
+      }
+    }
   }
 
   /** tf.image.convert_image_dtype(image, dtype, saturate=False), op for op. */

@@ -1951,15 +1951,8 @@ public final class NDArray extends NativeResource {
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray pad(long[][] paddings, Number value) {
-    long[] flat = new long[paddings.length * 2];
-    for (int i = 0; i < paddings.length; i++) {
-      if (paddings[i].length != 2) {
-        throw new IllegalArgumentException("paddings[" + i + "] must be {before, after}");
-      }
-      flat[2 * i] = paddings[i][0];
-      flat[2 * i + 1] = paddings[i][1];
-    }
-    try (NDArray p = manager.create(flat, paddings.length, 2); NDArray v = scalarLike(value)) {
+    try (NDArray p = manager.create(flatPaddings(paddings), paddings.length, 2);
+        NDArray v = scalarLike(value)) {
       return op("PadV2").addInput(this).addInput(p).addInput(v).build();
     }
   }
@@ -2037,6 +2030,193 @@ public final class NDArray extends NativeResource {
     }
   }
 
+  /**
+   * The slices along {@code axis} as separate arrays, that axis removed (tf.unstack).
+   *
+   * @param axis the axis; a negative one counts from the last
+   * @return one new array per index of the axis, in this array's manager
+   */
+  public NDArray[] unstack(int axis) {
+    long[] dims = shape();
+    long count = dims[normalizedAxis(axis, dims.length)];
+    return op("Unpack").addInput(this).setAttr("num", count).setAttr("axis", (long) axis)
+        .buildAll();
+  }
+
+  /**
+   * tf.gather with {@code batch_dims}: the first {@code batchDims} axes of this array and of
+   * {@code indices} are matched one to one, and each batch gathers along {@code axis} by its own
+   * indices.
+   *
+   * @param indices INT32 or INT64 indices into the axis, led by the batch axes
+   * @param axis the axis; a negative one counts from the last; not before the batch axes
+   * @param batchDims how many leading axes are batch axes
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray gather(NDArray indices, int axis, int batchDims) {
+    Objects.requireNonNull(indices, "indices");
+    try (NDArray a = manager.scalar(axis)) {
+      return op("GatherV2").addInput(this).addInput(indices).addInput(a)
+          .setAttr("batch_dims", (long) batchDims).build();
+    }
+  }
+
+  /**
+   * The elements or slices at coordinates (tf.gather_nd): the last axis of {@code indices} holds
+   * a coordinate into this array's leading axes, the other axes of {@code indices} lead the
+   * result.
+   *
+   * @param indices INT32 or INT64 coordinates in their last axis
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray gatherNd(NDArray indices) {
+    return binary("GatherNd", indices);
+  }
+
+  /**
+   * A copy of this array with {@code updates} written at the coordinates of {@code indices}
+   * (tf.tensor_scatter_nd_update); where coordinates repeat, one of their updates is kept.
+   *
+   * @param indices INT32 or INT64 coordinates in their last axis, as {@link #gatherNd}'s
+   * @param updates the values, of this array's type, shaped as {@code gatherNd(indices)} is
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray tensorScatterUpdate(NDArray indices, NDArray updates) {
+    Objects.requireNonNull(indices, "indices");
+    Objects.requireNonNull(updates, "updates");
+    return op("TensorScatterUpdate").addInput(this).addInput(indices).addInput(updates).build();
+  }
+
+  /**
+   * {@code x[begin:end:strides]} on each axis (tf.strided_slice without masks).
+   *
+   * @param begin the first index per axis (negative: from the end)
+   * @param end the end per axis, excluded (negative: from the end)
+   * @param strides the step per axis, not 0 (negative: backwards)
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray stridedSlice(long[] begin, long[] end, long[] strides) {
+    return stridedSlice(begin, end, strides, 0, 0, 0, 0);
+  }
+
+  /**
+   * tf.strided_slice with its masks, bit i for the i-th entry of begin, end and strides: a
+   * {@code beginMask} or {@code endMask} bit ignores that bound (the axis's start or end), a
+   * {@code shrinkAxisMask} bit takes the single index {@code begin[i]} and drops the axis, a
+   * {@code newAxisMask} bit inserts an axis of size 1.
+   *
+   * @param begin the first index per entry
+   * @param end the end per entry, excluded
+   * @param strides the step per entry, not 0
+   * @param beginMask entries whose begin is ignored
+   * @param endMask entries whose end is ignored
+   * @param shrinkAxisMask entries that take one index and drop their axis
+   * @param newAxisMask entries that insert a new axis of size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray stridedSlice(long[] begin, long[] end, long[] strides, long beginMask,
+      long endMask, long shrinkAxisMask, long newAxisMask) {
+    try (NDArray b = manager.vector(begin); NDArray e = manager.vector(end);
+        NDArray s = manager.vector(strides)) {
+      return op("StridedSlice").addInput(this).addInput(b).addInput(e).addInput(s)
+          .setAttr("begin_mask", beginMask).setAttr("end_mask", endMask)
+          .setAttr("shrink_axis_mask", shrinkAxisMask).setAttr("new_axis_mask", newAxisMask)
+          .build();
+    }
+  }
+
+  /**
+   * A copy of this array with {@code x[begin:end:strides]} replaced by {@code value}
+   * (TensorStridedSliceUpdate).
+   *
+   * @param begin the first index per axis
+   * @param end the end per axis, excluded
+   * @param strides the step per axis, not 0
+   * @param value the new values, of this array's type, shaped as the slice
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray stridedSliceUpdate(long[] begin, long[] end, long[] strides, NDArray value) {
+    Objects.requireNonNull(value, "value");
+    try (NDArray b = manager.vector(begin); NDArray e = manager.vector(end);
+        NDArray s = manager.vector(strides)) {
+      return op("TensorStridedSliceUpdate").addInput(this).addInput(b).addInput(e).addInput(s)
+          .addInput(value).build();
+    }
+  }
+
+  /**
+   * The distinct slices along {@code axis} in the order they first occur, with where each slice
+   * went and how often it occurs (UniqueWithCountsV2): {@code {values, indices, counts}}, the
+   * indices and counts INT64. Of a vector's elements with axis 0.
+   *
+   * @param axis the axis whose slices are compared; a negative one counts from the last
+   * @return {@code {values, indices, counts}}: new arrays in this array's manager
+   */
+  public NDArray[] uniqueWithCounts(int axis) {
+    try (NDArray a = manager.vector(new long[] {axis})) {
+      return op("UniqueWithCountsV2").addInput(this).addInput(a)
+          .setAttr("out_idx", DataType.INT64).buildAll();
+    }
+  }
+
+  /**
+   * Padded by reflection: the added elements mirror the array without repeating its edge
+   * (tf.pad with mode "REFLECT"), {@code paddings[i] = {before, after}} each smaller than axis
+   * i's size.
+   *
+   * @param paddings {@code {before, after}} for each axis
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray padReflect(long[][] paddings) {
+    try (NDArray p = manager.create(flatPaddings(paddings), paddings.length, 2)) {
+      return op("MirrorPad").addInput(this).addInput(p).setAttr("mode", "REFLECT").build();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Complex numbers.
+
+  /**
+   * The complex numbers {@code this + i * imaginary} (tf.complex): FLOAT parts give COMPLEX64,
+   * DOUBLE parts COMPLEX128.
+   *
+   * @param imaginary the imaginary parts, of this array's type (broadcast against it)
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray complex(NDArray imaginary) {
+    Objects.requireNonNull(imaginary, "imaginary");
+    DataType type = dataType() == DataType.DOUBLE ? DataType.COMPLEX128 : DataType.COMPLEX64;
+    return op("Complex").addInput(this).addInput(imaginary).setAttr("Tout", type).build();
+  }
+
+  /**
+   * The real parts of complex numbers (tf.math.real): FLOAT of COMPLEX64, DOUBLE of COMPLEX128.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray real() {
+    return complexPart("Real");
+  }
+
+  /**
+   * The imaginary parts of complex numbers (tf.math.imag): FLOAT of COMPLEX64, DOUBLE of
+   * COMPLEX128.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray imag() {
+    return complexPart("Imag");
+  }
+
+  /**
+   * The complex conjugates (tf.math.conj); a real array is copied as it is.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray conj() {
+    return unary(isComplex(dataType()) ? "Conj" : "Identity");
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Images (see ImageOps).
 
@@ -2109,6 +2289,67 @@ public final class NDArray extends NativeResource {
    */
   public NDArray convertImageDtype(DataType dataType) {
     return ImageOps.convertImageDtype(this, dataType);
+  }
+
+  /**
+   * Resizes images as tf.image.resize with {@code antialias=True} does: BILINEAR and BICUBIC
+   * through ScaleAndTranslate, whose kernel widens when shrinking so that every input pixel
+   * counts (NEAREST and AREA as {@link #resize(int, int, ResizeMethod)}). FLOAT results.
+   *
+   * @param height the result's height
+   * @param width the result's width
+   * @param method how to interpolate
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray resizeAntialiased(int height, int width, ResizeMethod method) {
+    return ImageOps.resizeAntialiased(this, height, width, method);
+  }
+
+  /**
+   * Resizes images as tf.compat.v1.image.resize with {@code align_corners=True}: the corner
+   * pixels of input and result are aligned and the samples spread evenly between them
+   * (BILINEAR, BICUBIC and NEAREST; AREA has no corners to align).
+   *
+   * @param height the result's height
+   * @param width the result's width
+   * @param method BILINEAR, BICUBIC or NEAREST
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray resizeAlignCorners(int height, int width, ResizeMethod method) {
+    return ImageOps.resizeAlignCorners(this, height, width, method);
+  }
+
+  /**
+   * RGB images (last axis 3) with their hue turned by {@code delta} of a full turn
+   * (tf.image.adjust_hue on floating-point images).
+   *
+   * @param delta the turn, in [-1, 1]
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray adjustHue(float delta) {
+    return ImageOps.adjust(this, "AdjustHue", delta);
+  }
+
+  /**
+   * RGB images (last axis 3) with their saturation multiplied by {@code factor}
+   * (tf.image.adjust_saturation on floating-point images).
+   *
+   * @param factor the multiplier of the saturation
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray adjustSaturation(float factor) {
+    return ImageOps.adjust(this, "AdjustSaturation", factor);
+  }
+
+  /**
+   * Images with each channel's distance from its mean over the image multiplied by
+   * {@code factor} (tf.image.adjust_contrast on floating-point images).
+   *
+   * @param factor the multiplier of the contrast
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray adjustContrast(float factor) {
+    return ImageOps.adjust(this, "AdjustContrastv2", factor);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -2471,6 +2712,33 @@ public final class NDArray extends NativeResource {
     NDArray[] valuesAndIndices = topK(Math.toIntExact(dims[dims.length - 1]));
     valuesAndIndices[indices ? 0 : 1].close();
     return valuesAndIndices[indices ? 1 : 0];
+  }
+
+  /** {@code {before, after}} per axis, flattened row by row. */
+  private static long[] flatPaddings(long[][] paddings) {
+    long[] flat = new long[paddings.length * 2];
+    for (int i = 0; i < paddings.length; i++) {
+      if (paddings[i].length != 2) {
+        throw new IllegalArgumentException("paddings[" + i + "] must be {before, after}");
+      }
+      flat[2 * i] = paddings[i][0];
+      flat[2 * i + 1] = paddings[i][1];
+    }
+    return flat;
+  }
+
+  static boolean isComplex(DataType type) {
+    return type == DataType.COMPLEX64 || type == DataType.COMPLEX128;
+  }
+
+  private NDArray complexPart(String opName) {
+    DataType type = dataType();
+    if (!isComplex(type)) {
+      throw new IllegalArgumentException(opName.toLowerCase() + "() needs a complex array, got "
+          + type);
+    }
+    DataType part = type == DataType.COMPLEX128 ? DataType.DOUBLE : DataType.FLOAT;
+    return op(opName).addInput(this).setAttr("Tout", part).build();
   }
 
   private NDArray[] withOthers(NDArray[] others) {

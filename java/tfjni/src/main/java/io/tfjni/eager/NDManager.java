@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 /**
  * A scope for eager arrays. Every {@link NDArray} belongs to one manager; closing the manager
@@ -475,6 +476,25 @@ public final class NDManager implements AutoCloseable {
   }
 
   /**
+   * Values of {@code dataType} from {@code start} up to (excluding) {@code stop} by {@code step}
+   * (tf.range with a dtype): each bound converted as {@link #scalar(DataType, Number)} does.
+   *
+   * @param dataType INT32, INT64, HALF, BFLOAT16, FLOAT or DOUBLE
+   * @param start the first value
+   * @param stop the end, excluded
+   * @param step the difference between neighbours, not 0
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
+  public NDArray arange(DataType dataType, Number start, Number stop, Number step) {
+    try (NDArray a = scalar(dataType, start); NDArray b = scalar(dataType, stop);
+        NDArray d = scalar(dataType, step)) {
+      return opBuilder("Range").addInput(a).addInput(b).addInput(d).build();
+    }
+  }
+
+  /**
    * {@code num} evenly spaced FLOAT values from {@code start} to {@code stop}, both included
    * (TensorFlow's LinSpace kernel; tf.linspace computes the same values with other ops and may
    * differ from it in the last bit).
@@ -515,13 +535,33 @@ public final class NDManager implements AutoCloseable {
    * @throws IllegalStateException if this manager is closed
    */
   public NDArray eye(int rows, int cols, DataType dataType) {
+    return eye(rows, cols, 0, dataType);
+  }
+
+  /**
+   * A rows x cols matrix with ones on diagonal {@code k} (0 the main one, above it positive,
+   * below it negative), zeros elsewhere (numpy.eye's {@code k}; MatrixDiagV3).
+   *
+   * @param rows the number of rows
+   * @param cols the number of columns
+   * @param k the diagonal; one outside the matrix leaves it all zeros
+   * @param dataType a numeric type or BOOL
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalArgumentException for a negative size or a type that is not numeric or BOOL
+   * @throws IllegalStateException if this manager is closed
+   */
+  public NDArray eye(int rows, int cols, int k, DataType dataType) {
     if (rows < 0 || cols < 0) {
       throw new IllegalArgumentException("negative size " + rows + " x " + cols);
     }
-    try (NDArray diagonal = ones(dataType, Math.min(rows, cols)); NDArray k = scalar(0);
+    int length = Math.max(0, Math.min(rows - Math.max(0, -k), cols - Math.max(0, k)));
+    if (length == 0) {
+      return zeros(dataType, rows, cols);
+    }
+    try (NDArray diagonal = ones(dataType, length); NDArray offset = scalar(k);
         NDArray r = scalar(rows); NDArray c = scalar(cols);
         NDArray padding = scalar(dataType, 0)) {
-      return opBuilder("MatrixDiagV3").addInput(diagonal).addInput(k).addInput(r).addInput(c)
+      return opBuilder("MatrixDiagV3").addInput(diagonal).addInput(offset).addInput(r).addInput(c)
           .addInput(padding).build();
     }
   }
@@ -573,6 +613,103 @@ public final class NDManager implements AutoCloseable {
         NDArray m = scalar(dataType, mean); NDArray s = scalar(dataType, stddev);
         NDArray scaled = unit.mul(s)) {
       return scaled.add(m);
+    }
+  }
+
+  /**
+   * Uniform random integers in [low, high), deterministic for a given {@code seed}: the same
+   * values as {@code tf.random.stateless_uniform(shape, seed, low, high, dtype)} for an integer
+   * dtype (StatelessRandomUniformIntV2 with algorithm auto_select).
+   *
+   * @param seed two longs
+   * @param low the lowest value, included
+   * @param high the end of the range, excluded (above {@code low})
+   * @param dataType INT32 or INT64
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if {@code seed} is not two longs
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
+  public NDArray randomInteger(long[] seed, long low, long high, DataType dataType,
+      long... shape) {
+    try (NDArray lo = scalar(dataType, low); NDArray hi = scalar(dataType, high)) {
+      return statelessRandom("StatelessRandomUniformIntV2", seed, shape,
+          op -> op.addInput(lo).addInput(hi));
+    }
+  }
+
+  /**
+   * Normal random values redrawn until within two standard deviations of the mean,
+   * deterministic for a given {@code seed}: the same values as
+   * {@code tf.random.stateless_truncated_normal(shape, seed, mean, stddev, dtype)}
+   * (StatelessTruncatedNormalV2, then {@code * stddev + mean}).
+   *
+   * @param seed two longs
+   * @param mean the distribution's mean
+   * @param stddev the standard deviation of the normal distribution before truncation
+   * @param dataType HALF, BFLOAT16, FLOAT or DOUBLE
+   * @param shape the dimensions; none for a scalar
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if {@code seed} is not two longs
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
+  public NDArray truncatedNormal(long[] seed, double mean, double stddev, DataType dataType,
+      long... shape) {
+    try (NDArray unit = statelessRandom("StatelessTruncatedNormalV2", seed, dataType, shape);
+        NDArray m = scalar(dataType, mean); NDArray s = scalar(dataType, stddev);
+        NDArray scaled = unit.mul(s)) {
+      return scaled.add(m);
+    }
+  }
+
+  /**
+   * Poisson counts, deterministic for a given {@code seed}: the same values as
+   * {@code tf.random.stateless_poisson(shape, seed, rate, dtype)}. {@code shape} ends with the
+   * rate's shape; each sample at {@code [..., i]} draws with {@code rate[i]}.
+   *
+   * @param seed two longs
+   * @param rate the rates (HALF, FLOAT, DOUBLE, INT32 or INT64)
+   * @param dataType the samples' type: HALF, FLOAT, DOUBLE, INT32 or INT64
+   * @param shape the dimensions, ending with the rate's
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if {@code seed} is not two longs
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
+  public NDArray randomPoisson(long[] seed, NDArray rate, DataType dataType, long... shape) {
+    Objects.requireNonNull(rate, "rate");
+    Objects.requireNonNull(dataType, "dataType");
+    checkSeed(seed);
+    try (NDArray dims = vector(shape); NDArray seedArray = vector(seed)) {
+      return opBuilder("StatelessRandomPoisson").addInput(dims).addInput(seedArray)
+          .addInput(rate).setAttr("dtype", dataType).build();
+    }
+  }
+
+  /**
+   * Gamma samples of scale 1, deterministic for a given {@code seed}: the same values as
+   * {@code tf.random.stateless_gamma(shape, seed, alpha)} (StatelessRandomGammaV3, then at least
+   * the type's smallest normal number). {@code shape} ends with alpha's shape; each sample at
+   * {@code [..., i]} draws with concentration {@code alpha[i]}.
+   *
+   * @param seed two longs
+   * @param alpha the concentrations (HALF, FLOAT or DOUBLE); the samples have its type
+   * @param shape the dimensions, ending with alpha's
+   * @return a new array, owned by this manager (closed with it; closing it earlier frees it)
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if {@code seed} is not two longs
+   * @throws TensorFlowException TensorFlow's error if its op refuses the arguments
+   */
+  public NDArray randomGamma(long[] seed, NDArray alpha, long... shape) {
+    Objects.requireNonNull(alpha, "alpha");
+    DataType type = alpha.dataType();
+    double tiny = type == DataType.DOUBLE ? Double.MIN_NORMAL
+        : type == DataType.HALF ? 0x1p-14 : Float.MIN_NORMAL;
+    try (NDArray samples = statelessRandom("StatelessRandomGammaV3", seed, shape,
+        op -> op.addInput(alpha))) {
+      return samples.maximum(tiny);
     }
   }
 
@@ -723,11 +860,17 @@ public final class NDManager implements AutoCloseable {
   }
 
   private NDArray statelessRandom(String opName, long[] seed, DataType dataType, long[] shape) {
-    Objects.requireNonNull(seed, "seed");
     Objects.requireNonNull(dataType, "dataType");
-    if (seed.length != 2) {
-      throw new IllegalArgumentException("a seed is two longs, got " + seed.length);
-    }
+    return statelessRandom(opName, seed, shape, op -> op.setAttr("dtype", dataType));
+  }
+
+  /**
+   * A stateless sampler run with its first four inputs (shape, key, counter, algorithm) made from
+   * a seed as TensorFlow Python's auto_select makes them, and {@code rest} adding the others.
+   */
+  private NDArray statelessRandom(String opName, long[] seed, long[] shape,
+      UnaryOperator<OpBuilder> rest) {
+    checkSeed(seed);
     Tensor.elementCount(shape);
     NDArray[] keyCounter;
     try (NDArray seedArray = vector(seed)) {
@@ -735,8 +878,15 @@ public final class NDManager implements AutoCloseable {
     }
     try (NDArray key = keyCounter[0]; NDArray counter = keyCounter[1];
         NDArray dims = vector(shape); NDArray algorithm = scalar(AUTO_SELECT_RNG)) {
-      return opBuilder(opName).addInput(dims).addInput(key).addInput(counter).addInput(algorithm)
-          .setAttr("dtype", dataType).build();
+      return rest.apply(opBuilder(opName).addInput(dims).addInput(key).addInput(counter)
+          .addInput(algorithm)).build();
+    }
+  }
+
+  private static void checkSeed(long[] seed) {
+    Objects.requireNonNull(seed, "seed");
+    if (seed.length != 2) {
+      throw new IllegalArgumentException("a seed is two longs, got " + seed.length);
     }
   }
 

@@ -129,12 +129,17 @@ class EagerOpsTest {
     assertTrue(unknown.isEmpty(), "case names that start with no op's name: " + unknown);
   }
 
-  /** The names of the public op methods of NDArray and NDManager. */
+  /**
+   * The names of the public op methods: the instance methods of NDArray and NDManager, the static
+   * ones of Signal and Nn.
+   */
   static Set<String> ops() {
     Set<String> ops = new TreeSet<>();
-    for (Class<?> type : List.of(NDArray.class, NDManager.class)) {
+    for (Class<?> type : List.of(NDArray.class, NDManager.class, Signal.class, Nn.class)) {
+      boolean staticOps = type == Signal.class || type == Nn.class;
       for (Method method : type.getDeclaredMethods()) {
-        if (Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+        if (Modifier.isPublic(method.getModifiers())
+            && Modifier.isStatic(method.getModifiers()) == staticOps
             && !NOT_OPS.contains(method.getName())) {
           ops.add(method.getName());
         }
@@ -678,6 +683,119 @@ class EagerOpsTest {
     t.put("join_broadcast", (m, in, p) -> in[0].join(p.s("separator"), in[1], in[2]));
     t.put("reduceJoin_all", (m, in, p) -> in[0].reduceJoin(p.s("separator")));
     t.put("reduceJoin_axis", (m, in, p) -> in[0].reduceJoin(p.i("axis"), p.s("separator")));
+    // Creation: typed ranges, offset diagonals, more stateless samplers.
+    t.put("arange_dtype_int64", (m, in, p) -> m.arange(DataType.INT64, p.num("start"),
+        p.num("stop"), p.num("step")));
+    t.put("arange_dtype_double", (m, in, p) -> m.arange(DataType.DOUBLE, p.num("start"),
+        p.num("stop"), p.num("step")));
+    t.put("eye_offset_above", (m, in, p) ->
+        m.eye(p.i("rows"), p.i("cols"), p.i("k"), DataType.FLOAT));
+    t.put("eye_offset_below_int64", (m, in, p) ->
+        m.eye(p.i("rows"), p.i("cols"), p.i("k"), DataType.INT64));
+    t.put("eye_offset_outside", (m, in, p) ->
+        m.eye(p.i("rows"), p.i("cols"), p.i("k"), DataType.FLOAT));
+    t.put("randomInteger_int32", (m, in, p) -> m.randomInteger(p.longs("seed"),
+        p.num("low").longValue(), p.num("high").longValue(), DataType.INT32, p.longs("shape")));
+    t.put("randomInteger_int64", (m, in, p) -> m.randomInteger(p.longs("seed"),
+        p.num("low").longValue(), p.num("high").longValue(), DataType.INT64, p.longs("shape")));
+    t.put("truncatedNormal_float", (m, in, p) -> m.truncatedNormal(p.longs("seed"),
+        p.d("mean"), p.d("stddev"), DataType.FLOAT, p.longs("shape")));
+    t.put("truncatedNormal_double", (m, in, p) -> m.truncatedNormal(p.longs("seed"),
+        p.d("mean"), p.d("stddev"), DataType.DOUBLE, p.longs("shape")));
+    t.put("randomPoisson_float", (m, in, p) ->
+        m.randomPoisson(p.longs("seed"), in[0], DataType.FLOAT, p.longs("shape")));
+    t.put("randomPoisson_int64", (m, in, p) ->
+        m.randomPoisson(p.longs("seed"), in[0], DataType.INT64, p.longs("shape")));
+    t.put("randomGamma_float", (m, in, p) ->
+        m.randomGamma(p.longs("seed"), in[0], p.longs("shape")));
+    t.put("randomGamma_double", (m, in, p) ->
+        m.randomGamma(p.longs("seed"), in[0], p.longs("shape")));
+    // Gathers, scatters, strided slices, unique, reflection.
+    t.put("unstack_axis1", (m, in, p) -> in[0].unstack(p.i("axis")));
+    t.put("unstack_strings_last", (m, in, p) -> in[0].unstack(p.i("axis")));
+    t.put("gather_batch_dims", (m, in, p) -> in[0].gather(in[1], p.i("axis"), p.i("batchDims")));
+    t.put("gather_batch_dims_rows", (m, in, p) ->
+        in[0].gather(in[1], p.i("axis"), p.i("batchDims")));
+    t.put("gatherNd_elements", (m, in, p) -> in[0].gatherNd(in[1]));
+    t.put("gatherNd_slices", (m, in, p) -> in[0].gatherNd(in[1]));
+    t.put("gatherNd_strings", (m, in, p) -> in[0].gatherNd(in[1]));
+    t.put("tensorScatterUpdate_elements", (m, in, p) -> in[0].tensorScatterUpdate(in[1], in[2]));
+    t.put("tensorScatterUpdate_rows", (m, in, p) -> in[0].tensorScatterUpdate(in[1], in[2]));
+    t.put("stridedSlice_reversed_steps", (m, in, p) ->
+        in[0].stridedSlice(p.longs("begin"), p.longs("end"), p.longs("strides")));
+    for (String name : new String[] {"shrink_and_new_axis", "begin_end_masks"}) {
+      t.put("stridedSlice_" + name, (m, in, p) -> in[0].stridedSlice(p.longs("begin"),
+          p.longs("end"), p.longs("strides"), p.i("beginMask"), p.i("endMask"),
+          p.i("shrinkAxisMask"), p.i("newAxisMask")));
+    }
+    for (String name : new String[] {"every_other_column", "int32_reversed"}) {
+      t.put("stridedSliceUpdate_" + name, (m, in, p) -> in[0].stridedSliceUpdate(
+          p.longs("begin"), p.longs("end"), p.longs("strides"), in[1]));
+    }
+    for (String name : new String[] {"vector", "rows", "columns", "strings"}) {
+      t.put("uniqueWithCounts_" + name, (m, in, p) -> in[0].uniqueWithCounts(p.i("axis")));
+    }
+    t.put("padReflect_matrix", (m, in, p) -> in[0].padReflect(p.pairs("paddings")));
+    t.put("padReflect_int32_last", (m, in, p) -> in[0].padReflect(p.pairs("paddings")));
+    // Complex numbers.
+    t.put("complex_float", (m, in, p) -> in[0].complex(in[1]));
+    t.put("complex_double_broadcast", (m, in, p) -> in[0].complex(in[1]));
+    t.put("real_complex64", (m, in, p) -> in[0].real());
+    t.put("real_complex128", (m, in, p) -> in[0].real());
+    t.put("imag_complex64", (m, in, p) -> in[0].imag());
+    t.put("imag_complex128", (m, in, p) -> in[0].imag());
+    t.put("conj_complex64", (m, in, p) -> in[0].conj());
+    t.put("conj_complex128", (m, in, p) -> in[0].conj());
+    t.put("conj_real_copied", (m, in, p) -> in[0].conj());
+    // Fourier transforms and frames (Signal).
+    for (String name : new String[] {"last_axis", "axis0_padded", "cropped_double"}) {
+      t.put("fft_" + name, (m, in, p) -> Signal.fft(in[0], p.i("length"), p.i("axis")));
+      t.put("ifft_" + name, (m, in, p) -> Signal.ifft(in[0], p.i("length"), p.i("axis")));
+    }
+    for (String name : new String[] {"last_axis_padded", "axis0_cropped_double"}) {
+      t.put("rfft_" + name, (m, in, p) -> Signal.rfft(in[0], p.i("length"), p.i("axis")));
+    }
+    for (String name : new String[] {"last_axis", "axis0_padded_double", "cropped"}) {
+      t.put("irfft_" + name, (m, in, p) -> Signal.irfft(in[0], p.i("length"), p.i("axis")));
+    }
+    for (String name : new String[] {"overlapping", "int32_exact", "too_short"}) {
+      t.put("frame_" + name, (m, in, p) ->
+          Signal.frame(in[0], p.i("frameLength"), p.i("frameStep")));
+    }
+    // Images: antialiased and corner-aligned resizing, colour adjustments.
+    for (String name : new String[] {"bilinear_down", "bilinear_up", "bicubic_down",
+        "bicubic_up", "area"}) {
+      t.put("resizeAntialiased_" + name, (m, in, p) -> in[0].resizeAntialiased(p.i("height"),
+          p.i("width"), ResizeMethod.valueOf(p.s("method").toUpperCase(java.util.Locale.ROOT))));
+    }
+    for (String name : new String[] {"bilinear", "bicubic", "nearest", "bilinear_up"}) {
+      t.put("resizeAlignCorners_" + name, (m, in, p) -> in[0].resizeAlignCorners(p.i("height"),
+          p.i("width"), ResizeMethod.valueOf(p.s("method").toUpperCase(java.util.Locale.ROOT))));
+    }
+    t.put("adjustHue_quarter_turn", (m, in, p) -> in[0].adjustHue(p.f("delta")));
+    t.put("adjustHue_batch_negative", (m, in, p) -> in[0].adjustHue(p.f("delta")));
+    t.put("adjustSaturation_more", (m, in, p) -> in[0].adjustSaturation(p.f("factor")));
+    t.put("adjustSaturation_grey", (m, in, p) -> in[0].adjustSaturation(p.f("factor")));
+    t.put("adjustContrast_less", (m, in, p) -> in[0].adjustContrast(p.f("factor")));
+    t.put("adjustContrast_batch", (m, in, p) -> in[0].adjustContrast(p.f("factor")));
+    // Layers (Nn).
+    for (String name : new String[] {"2d_strided", "1d", "2d_dilated", "3d"}) {
+      t.put("convolution_" + name, (m, in, p) ->
+          Nn.convolution(in[0], in[1], p.longs("strides"), p.longs("dilations")));
+    }
+    for (String name : new String[] {"2d_extra_row", "1d", "2d_dilated", "3d"}) {
+      t.put("convolutionTranspose_" + name, (m, in, p) -> Nn.convolutionTranspose(in[0], in[1],
+          p.longs("outputShape"), p.longs("strides"), p.longs("dilations")));
+    }
+    for (String name : new String[] {"2d", "1d", "3d"}) {
+      t.put("maxPool_" + name, (m, in, p) ->
+          Nn.maxPool(in[0], p.longs("windows"), p.longs("strides")));
+      t.put("avgPool_" + name, (m, in, p) ->
+          Nn.avgPool(in[0], p.longs("windows"), p.longs("strides")));
+    }
+    t.put("biasAdd_rank3", (m, in, p) -> Nn.biasAdd(in[0], in[1]));
+    t.put("biasAdd_int32", (m, in, p) -> Nn.biasAdd(in[0], in[1]));
+    t.put("blockLstm_three_steps", (m, in, p) -> Nn.blockLstm(in[0], in[1], in[2], in[3], in[4]));
     return t;
   }
 }
