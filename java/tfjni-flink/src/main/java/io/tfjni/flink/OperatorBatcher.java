@@ -4,6 +4,7 @@ import io.tfjni.DataType;
 import io.tfjni.Predictor;
 import io.tfjni.RowSpec;
 import io.tfjni.Tensor;
+import io.tfjni.batching.BatchListener;
 import io.tfjni.batching.BatchedResult;
 import io.tfjni.batching.BatchingPredictor;
 import java.lang.reflect.Array;
@@ -17,9 +18,14 @@ import java.util.concurrent.CompletableFuture;
  * The operator's records through tfjni's {@link BatchingPredictor}, which queues, batches and
  * runs them: a record's rows go in as the arrays they are (copied once, into the queue), and its
  * prediction comes out as its rows of every output, copied into primitive arrays. The predictors
- * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned.
+ * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned; with
+ * LiteRT's, each batch's runtime is logged at DEBUG to the {@code System.Logger}
+ * "io.tfjni.flink".
  */
 final class OperatorBatcher implements RecordBatcher {
+  /** At DEBUG, which runtime runs each batch. */
+  private static final System.Logger LOG = System.getLogger("io.tfjni.flink");
+
   private final BatchingPredictor batcher;
   private final List<RowSpec> inputs;
   private final List<RowSpec> outputs;
@@ -33,15 +39,37 @@ final class OperatorBatcher implements RecordBatcher {
     // The async operator's capacity already bounds the records in flight, and a record it hands
     // over must not be refused (that would fail the job instead of holding the source back): the
     // queue is left unbounded here.
-    this.batcher = BatchingPredictor.builder(predictor).maxBatchSize(maxBatchSize)
-        .maxDelay(maxDelay).unboundedQueue().threadName(threadName).predictorsBySize(bySize)
-        .build();
+    BatchingPredictor.Builder builder = BatchingPredictor.builder(predictor)
+        .maxBatchSize(maxBatchSize).maxDelay(maxDelay).unboundedQueue().threadName(threadName)
+        .predictorsBySize(bySize);
+    if (!bySize.isEmpty()) {
+      builder.listener(new RuntimeLog(threadName));
+    }
+    this.batcher = builder.build();
     try {
       this.inputs = SubtaskModel.arrayRows(predictor.inputs(), "input");
       this.outputs = SubtaskModel.arrayRows(predictor.outputs(), "output");
     } catch (RuntimeException e) {
       batcher.close();
       throw e;
+    }
+  }
+
+  /** Logs at DEBUG the runtime of each batch: LiteRT's predictors are those of their size. */
+  private record RuntimeLog(String threadName) implements BatchListener {
+    @Override
+    public void onCallerStarted(long waitNanos) {}
+
+    @Override
+    public void onRun(int callers, int rows, long runNanos, boolean failed) {}
+
+    @Override
+    public void onPredictorChosen(int rows, int batchSize, boolean ofItsSize) {
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+        LOG.log(System.Logger.Level.DEBUG, "tfjni-flink: " + threadName + ", a batch of " + rows
+            + " rows" + (batchSize == rows ? "" : ", padded to " + batchSize + ",") + " runs on "
+            + (ofItsSize ? "LiteRT" : "TensorFlow"));
+      }
     }
   }
 
