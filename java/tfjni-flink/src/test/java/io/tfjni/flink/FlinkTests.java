@@ -87,8 +87,8 @@ final class FlinkTests {
   }
 
   /**
-   * The lines the core logs at INFO each time it makes a LiteRT predictor ("... at batch N runs
-   * on LiteRT: FILE ..."), from its opening to its closing. The MiniCluster's TaskManager runs in
+   * The lines the core logs at INFO the first time it makes a LiteRT predictor of a loaded model
+   * ("... at batch N runs on LiteRT: FILE ..."), from its opening to its closing. The MiniCluster's TaskManager runs in
    * this JVM, so its operators' lines arrive here.
    */
   static final class LiteRtLog extends java.util.logging.Handler implements AutoCloseable {

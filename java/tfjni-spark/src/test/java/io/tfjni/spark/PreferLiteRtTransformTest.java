@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * scripts/goldens/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, scores its
  * held-out digits with TensorFlow Python's probabilities (within the manifest's LiteRT tolerance)
  * whether a batch ran on LiteRT (a full batch of 4) or on TensorFlow (a partition's shorter last
- * batch, or a batch size not converted); which ran is read from the INFO line each LiteRT
- * predictor logs.
+ * batch, or a batch size not converted); which ran is read from the DEBUG line of each batch,
+ * and the executor's model says once, at INFO, that it runs a size on LiteRT.
  */
 class PreferLiteRtTransformTest {
   private static final int DIGITS = HeldOutDigits.COUNT;
@@ -97,6 +97,7 @@ class PreferLiteRtTransformTest {
 
   @BeforeEach
   void listen() {
+    ExecutorModels.CACHE.evictUnused();  // each test loads its models, as an executor would
     tensorsBefore = TensorFlow.liveObjects().tensors();
     tfjniLogger.addHandler(capture);
     sparkLogger.setLevel(Level.FINE);  // System.Logger's DEBUG
@@ -172,6 +173,22 @@ class PreferLiteRtTransformTest {
     }
     assertEquals(DIGITS, rows, "every row ran once: " + batchLines);
     assertTrue(onLiteRt > 0 && onLiteRt < batchLines.size(), "both runtimes ran: " + batchLines);
+  }
+
+  /**
+   * The INFO line saying that a size runs on LiteRT comes once per executor model, where it is
+   * loaded: once for 7 partitions, and not again for a second job on the same loaded model.
+   */
+  @Test
+  void theExecutorsModelSaysOnceThatItRunsASizeOnLiteRt() {
+    SavedModelTransformer transformer = digitsTransformer().setBatchSize(4).setPreferLiteRt(1);
+    assertPythonsProbabilities(transformer.transform(digits(7)), "the first job");
+    assertEquals(1, liteRtLines.size(), "one line for 7 partitions: " + liteRtLines);
+    TestModels.assertMentions(new IllegalStateException(liteRtLines.peek()),
+        "'serving_default' at batch 4 runs on LiteRT", "batch-4.tflite");
+    assertPythonsProbabilities(transformer.transform(digits(5)), "the second job");
+    assertEquals(1, liteRtLines.size(), "the loaded model said it already: " + liteRtLines);
+    assertTrue(batchesByPartition().size() == 7 + 5, "both jobs ran: " + batchLines);
   }
 
   @Test
