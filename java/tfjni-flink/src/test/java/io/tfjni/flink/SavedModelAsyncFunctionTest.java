@@ -202,6 +202,16 @@ class SavedModelAsyncFunctionTest {
   }
 
   /**
+   * A batch smaller than a converted size runs on LiteRT, padded up to it: the first 19 digits
+   * run as a batch of 16 on TensorFlow, then a batch of 3 padded to 4 on LiteRT.
+   */
+  @Test
+  void aBatchSmallerThanAConvertedSizeRunsOnLiteRtPaddedUpToIt() throws Exception {
+    assertEquals(List.of("a batch of 16 rows runs on TensorFlow",
+        "a batch of 3 rows, padded to 4, runs on LiteRT"), batchesOfDigits(19));
+  }
+
+  /**
    * The batches in which the first {@code count} digits run, on one subtask preferring LiteRT,
    * in batches of up to 16 that wait up to 5 s for more records: each batch's DEBUG line, in
    * order. Every digit must get TensorFlow Python's probabilities, within the manifest's LiteRT
