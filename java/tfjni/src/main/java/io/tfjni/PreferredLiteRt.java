@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The converted LiteRT models a SavedModel runs instead of TensorFlow ({@link
@@ -20,7 +21,9 @@ final class PreferredLiteRt implements AutoCloseable {
   /** Loaded models by signature key, then batch size. */
   private final Map<String, Map<Integer, Loaded>> models;
 
-  private record Loaded(LiteRtConversions.Conversion conversion, LiteRtModel model) {}
+  /** A loaded model, and whether a predictor of it has been made (and logged at INFO). */
+  private record Loaded(LiteRtConversions.Conversion conversion, LiteRtModel model,
+      AtomicBoolean announced) {}
 
   private PreferredLiteRt(Map<String, Map<Integer, Loaded>> models) {
     this.models = models;
@@ -52,7 +55,7 @@ final class PreferredLiteRt implements AutoCloseable {
         opened.add(model);
         requireSameSpecs(conversion, signature, model);
         models.computeIfAbsent(conversion.signatureKey(), k -> new HashMap<>())
-            .put(conversion.batchSize(), new Loaded(conversion, model));
+            .put(conversion.batchSize(), new Loaded(conversion, model, new AtomicBoolean()));
       }
     } catch (RuntimeException | Error e) {
       opened.forEach(LiteRtModel::close);
@@ -125,13 +128,19 @@ final class PreferredLiteRt implements AutoCloseable {
     return models.getOrDefault(signatureKey, Map.of()).keySet().stream().sorted().toList();
   }
 
-  /** A LiteRT predictor for the signature at this batch size, or null if it has no model. */
+  /**
+   * A LiteRT predictor for the signature at this batch size, or null if it has no model. The
+   * first one made of each model is logged at INFO, later ones at DEBUG: a model loaded once per
+   * process (a Spark executor's, a Flink TaskManager's) says once that it serves, however many
+   * partitions or subtasks make a predictor of it.
+   */
   Predictor predictor(String signatureKey, int batchSize) {
     Loaded loaded = models.getOrDefault(signatureKey, Map.of()).get(batchSize);
     if (loaded == null) {
       return null;
     }
-    LOG.log(Level.INFO, () -> "signature '" + signatureKey + "' at batch " + batchSize
+    Level level = loaded.announced().compareAndSet(false, true) ? Level.INFO : Level.DEBUG;
+    LOG.log(level, () -> "signature '" + signatureKey + "' at batch " + batchSize
         + " runs on LiteRT: " + loaded.conversion().file() + " (largest recorded |TensorFlow -"
         + " LiteRT| " + loaded.conversion().largestDifference() + ", converted by TensorFlow "
         + loaded.conversion().tensorFlowVersion() + ")");

@@ -137,8 +137,8 @@ public final class SavedModel extends SessionModel {
   /**
    * A predictor for runs of one batch size: LiteRT's, if the model was loaded with {@link
    * SessionOptions#preferLiteRt(int)} and the signature was converted at this size ({@link
-   * #liteRtBatchSizes(String)}; choosing it is logged at INFO to the {@code System.Logger}
-   * "io.tfjni"), else TensorFlow's, as {@link #predictor(String)}. Either feeds every input and
+   * #liteRtBatchSizes(String)}; choosing it is logged to the {@code System.Logger} "io.tfjni", at
+   * INFO the first time for each signature and size of this model, at DEBUG after), else TensorFlow's, as {@link #predictor(String)}. Either feeds every input and
    * fetches every output in key order; LiteRT's takes exactly this batch size (its specs are
    * static), TensorFlow's any. Run options and run metadata are TensorFlow's only.
    *

@@ -118,7 +118,8 @@ public abstract class FunctionBuilder<B extends FunctionBuilder<B>> {
 
   /**
    * Runs the LiteRT models {@code tfjni convert} wrote beside the SavedModel, each on this many
-   * CPU threads: a batch of a converted size runs on LiteRT, any other on TensorFlow (the core's
+   * CPU threads: a batch of a converted size runs on LiteRT, as does a smaller one, padded with
+   * rows of zeros up to the next converted size; any other on TensorFlow (the core's
    * {@code SessionOptions.preferLiteRt} and {@code SavedModel.liteRtPredictors}; LiteRT serves
    * when the function feeds every input and computes every output in key order, its default).
    * 0, if not given: TensorFlow only. docs/LITERT.md has more.

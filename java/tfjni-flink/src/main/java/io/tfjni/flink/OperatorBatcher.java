@@ -4,22 +4,32 @@ import io.tfjni.DataType;
 import io.tfjni.Predictor;
 import io.tfjni.RowSpec;
 import io.tfjni.Tensor;
+import io.tfjni.batching.BatchListener;
 import io.tfjni.batching.BatchedResult;
 import io.tfjni.batching.BatchingPredictor;
 import java.lang.reflect.Array;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 /**
  * The operator's records through tfjni's {@link BatchingPredictor}, which queues, batches and
  * runs them: a record's rows go in as the arrays they are (copied once, into the queue), and its
  * prediction comes out as its rows of every output, copied into primitive arrays. The predictors
- * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned.
+ * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned; with
+ * LiteRT's, a batch smaller than a converted size is padded up to it, and each batch's runtime
+ * is logged at DEBUG to the {@code System.Logger}
+ * "io.tfjni.flink".
  */
 final class OperatorBatcher implements RecordBatcher {
+  /** At DEBUG, which runtime runs each batch. */
+  private static final System.Logger LOG = System.getLogger("io.tfjni.flink");
+
   private final BatchingPredictor batcher;
   private final List<RowSpec> inputs;
   private final List<RowSpec> outputs;
@@ -33,15 +43,57 @@ final class OperatorBatcher implements RecordBatcher {
     // The async operator's capacity already bounds the records in flight, and a record it hands
     // over must not be refused (that would fail the job instead of holding the source back): the
     // queue is left unbounded here.
-    this.batcher = BatchingPredictor.builder(predictor).maxBatchSize(maxBatchSize)
-        .maxDelay(maxDelay).unboundedQueue().threadName(threadName).predictorsBySize(bySize)
-        .build();
+    BatchingPredictor.Builder builder = BatchingPredictor.builder(predictor)
+        .maxBatchSize(maxBatchSize).maxDelay(maxDelay).unboundedQueue().threadName(threadName)
+        .predictorsBySize(bySize);
+    if (!bySize.isEmpty()) {
+      builder.listener(new RuntimeLog(threadName));
+    }
+    int[] padded = paddedSizes(bySize.keySet(), maxBatchSize);
+    if (padded.length > 0) {
+      builder.allowedBatchSizes(padded);
+    }
+    this.batcher = builder.build();
     try {
       this.inputs = SubtaskModel.arrayRows(predictor.inputs(), "input");
       this.outputs = SubtaskModel.arrayRows(predictor.outputs(), "output");
     } catch (RuntimeException e) {
       batcher.close();
       throw e;
+    }
+  }
+
+  /**
+   * The sizes a batch is padded up to (the core's allowed batch sizes), so that a batch smaller
+   * than a converted size runs on LiteRT at that size, padded with rows of zeros: the converted
+   * sizes up to the maximum batch size, then every size above the largest of them, which run as
+   * they are. None if no converted size is within the maximum.
+   */
+  static int[] paddedSizes(Set<Integer> converted, int maxBatchSize) {
+    int[] within = converted.stream().mapToInt(Integer::intValue)
+        .filter(size -> size <= maxBatchSize).sorted().toArray();
+    if (within.length == 0) {
+      return within;
+    }
+    return IntStream.concat(Arrays.stream(within),
+        IntStream.rangeClosed(within[within.length - 1] + 1, maxBatchSize)).toArray();
+  }
+
+  /** Logs at DEBUG the runtime of each batch: LiteRT's predictors are those of their size. */
+  private record RuntimeLog(String threadName) implements BatchListener {
+    @Override
+    public void onCallerStarted(long waitNanos) {}
+
+    @Override
+    public void onRun(int callers, int rows, long runNanos, boolean failed) {}
+
+    @Override
+    public void onPredictorChosen(int rows, int batchSize, boolean ofItsSize) {
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+        LOG.log(System.Logger.Level.DEBUG, "tfjni-flink: " + threadName + ", a batch of " + rows
+            + " rows" + (batchSize == rows ? "" : ", padded to " + batchSize + ",") + " runs on "
+            + (ofItsSize ? "LiteRT" : "TensorFlow"));
+      }
     }
   }
 

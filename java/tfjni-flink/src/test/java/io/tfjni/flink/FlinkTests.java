@@ -87,8 +87,8 @@ final class FlinkTests {
   }
 
   /**
-   * The lines the core logs at INFO each time it makes a LiteRT predictor ("... at batch N runs
-   * on LiteRT: FILE ..."), from its opening to its closing. The MiniCluster's TaskManager runs in
+   * The lines the core logs at INFO the first time it makes a LiteRT predictor of a loaded model
+   * ("... at batch N runs on LiteRT: FILE ..."), from its opening to its closing. The MiniCluster's TaskManager runs in
    * this JVM, so its operators' lines arrive here.
    */
   static final class LiteRtLog extends java.util.logging.Handler implements AutoCloseable {
@@ -119,6 +119,46 @@ final class FlinkTests {
     @Override
     public void close() {
       logger.removeHandler(this);
+    }
+  }
+
+  /**
+   * The lines the module logs at DEBUG for each batch of an operator with LiteRT predictors, from
+   * its opening to its closing, each without its operator's name: "a batch of N rows[, padded to
+   * M,] runs on LiteRT" (or TensorFlow).
+   */
+  static final class BatchLog extends java.util.logging.Handler implements AutoCloseable {
+    private static final String BATCH = ", a batch of ";
+    private final java.util.concurrent.ConcurrentLinkedQueue<String> lines =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Held: java.util.logging keeps loggers weakly, and a new one would have no handler. */
+    private final java.util.logging.Logger logger =
+        java.util.logging.Logger.getLogger("io.tfjni.flink");
+
+    BatchLog() {
+      logger.setLevel(java.util.logging.Level.FINE);  // System.Logger's DEBUG
+      logger.addHandler(this);
+    }
+
+    List<String> lines() {
+      return List.copyOf(lines);
+    }
+
+    @Override
+    public void publish(java.util.logging.LogRecord record) {
+      String message = String.valueOf(record.getMessage());
+      if (message.startsWith("tfjni-flink: ") && message.contains(BATCH)) {
+        lines.add(message.substring(message.indexOf(BATCH) + 2));
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      logger.removeHandler(this);
+      logger.setLevel(null);
     }
   }
 

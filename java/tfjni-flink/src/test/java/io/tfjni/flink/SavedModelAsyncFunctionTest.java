@@ -13,6 +13,7 @@ import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -187,6 +188,50 @@ class SavedModelAsyncFunctionTest {
     }
     assertThrows(IllegalArgumentException.class,
         () -> digitsFunction(digit -> digit.f1).preferLiteRt(-1));
+  }
+
+  /**
+   * Each batch's runtime, from its DEBUG line: with batches of up to 16, the first 20 digits run
+   * as a batch of 16 (full at once, so it never waits for the delay) on TensorFlow, as digits was
+   * not converted at 16, then, once the delay has passed, the other 4 on LiteRT, converted at 4.
+   */
+  @Test
+  void aBatchOfAConvertedSizeRunsOnLiteRtAndAnotherSizeOnTensorFlow() throws Exception {
+    assertEquals(List.of("a batch of 16 rows runs on TensorFlow",
+        "a batch of 4 rows runs on LiteRT"), batchesOfDigits(20));
+  }
+
+  /**
+   * A batch smaller than a converted size runs on LiteRT, padded up to it: the first 19 digits
+   * run as a batch of 16 on TensorFlow, then a batch of 3 padded to 4 on LiteRT.
+   */
+  @Test
+  void aBatchSmallerThanAConvertedSizeRunsOnLiteRtPaddedUpToIt() throws Exception {
+    assertEquals(List.of("a batch of 16 rows runs on TensorFlow",
+        "a batch of 3 rows, padded to 4, runs on LiteRT"), batchesOfDigits(19));
+  }
+
+  /**
+   * The batches in which the first {@code count} digits run, on one subtask preferring LiteRT,
+   * in batches of up to 16 that wait up to 5 s for more records: each batch's DEBUG line, in
+   * order. Every digit must get TensorFlow Python's probabilities, within the manifest's LiteRT
+   * tolerance.
+   */
+  private static List<String> batchesOfDigits(int count) throws Exception {
+    FlinkTests.Digits digits = FlinkTests.Digits.read();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    List<Tuple2<Integer, float[]>> scored;
+    try (FlinkTests.BatchLog log = new FlinkTests.BatchLog()) {
+      scored = scoreDigits(env, env.fromData(digitRecords().subList(0, count), ID_AND_FLOATS),
+          digitsFunction(digit -> digit.f1).maxBatchSize(16).maxDelay(Duration.ofSeconds(5))
+              .preferLiteRt(1)).executeAndCollect(count + 1);
+      assertEquals(count, scored.size());
+      for (Tuple2<Integer, float[]> digit : scored) {
+        digits.assertPythonsOnLiteRt(digit.f0, digit.f1, "digit " + digit.f0);
+      }
+      return log.lines();
+    }
   }
 
   /** The wide model: 20 inputs of one float per record, 20 outputs, as Python computed them. */

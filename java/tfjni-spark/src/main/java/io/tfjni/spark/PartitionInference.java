@@ -6,6 +6,8 @@ import io.tfjni.ModelCache;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.Tensor;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,8 +26,9 @@ import org.apache.spark.util.TaskCompletionListener;
  * one prepared {@link Predictor} call of the JVM's shared model, and each row comes out with the
  * outputs appended. With {@code preferLiteRt}, a full batch runs on the LiteRT model converted at
  * the batch size, if there is one ({@link io.tfjni.SavedModel#liteRtPredictor}), and a partition's
- * last, shorter batch on TensorFlow. Lazily, batch by batch, as Spark pulls rows; everything native is released
- * when the partition ends or the task does (a failure, a cancelled task).
+ * last, shorter batch on TensorFlow (each batch's runtime is logged at DEBUG to the {@code
+ * System.Logger} "io.tfjni.spark"). Lazily, batch by batch, as Spark pulls rows; everything
+ * native is released when the partition ends or the task does (a failure, a cancelled task).
  *
  * <p>It works on Spark's internal rows, as the query engine holds them: an array column is read
  * without boxing an element, and a row goes out as the input row joined to its outputs, which
@@ -33,6 +36,8 @@ import org.apache.spark.util.TaskCompletionListener;
  */
 final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>, InternalRow> {
   private static final long serialVersionUID = 1;
+  /** At DEBUG, which runtime runs each batch. */
+  private static final Logger LOG = System.getLogger("io.tfjni.spark");
 
   private final InferencePlan plan;
 
@@ -192,6 +197,12 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
           tensors[i] = batches.get(i).toTensor();
         }
         boolean onLiteRt = liteRt != null && rows == plan.batchSize();
+        if (LOG.isLoggable(Level.DEBUG)) {
+          TaskContext task = TaskContext.get();
+          LOG.log(Level.DEBUG, "tfjni-spark: " + (task == null ? "a partition"
+              : "partition " + task.partitionId() + " of stage " + task.stageId())
+              + ", a batch of " + rows + " rows runs on " + (onLiteRt ? "LiteRT" : "TensorFlow"));
+        }
         RunResult result = onLiteRt ? liteRt.run(tensors, liteRtResult)
             : predictor.run(tensors, this.result);
         Object[][] outputs = new Object[plan.outputs().size()][];

@@ -10,12 +10,17 @@ import io.tfjni.TestModels;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -30,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * scripts/goldens/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, scores its
  * held-out digits with TensorFlow Python's probabilities (within the manifest's LiteRT tolerance)
  * whether a batch ran on LiteRT (a full batch of 4) or on TensorFlow (a partition's shorter last
- * batch, or a batch size not converted); which ran is read from the INFO line each LiteRT
- * predictor logs.
+ * batch, or a batch size not converted); which ran is read from the DEBUG line of each batch,
+ * and the executor's model says once, at INFO, that it runs a size on LiteRT.
  */
 class PreferLiteRtTransformTest {
   private static final int DIGITS = HeldOutDigits.COUNT;
@@ -40,14 +45,24 @@ class PreferLiteRtTransformTest {
   private static float[] pythonProbabilities;
   private static double tolerance;
 
+  /** The DEBUG line of each batch: which partition, how many rows, which runtime. */
+  private static final Pattern BATCH = Pattern.compile(
+      "tfjni-spark: partition (\\d+) of stage (\\d+), a batch of (\\d+) rows runs on (\\w+)");
+
   /** Held: java.util.logging keeps loggers weakly, and a new one would have no handler. */
   private final Logger tfjniLogger = Logger.getLogger("io.tfjni");
+  private final Logger sparkLogger = Logger.getLogger("io.tfjni.spark");
   private final ConcurrentLinkedQueue<String> liteRtLines = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<String> batchLines = new ConcurrentLinkedQueue<>();
   private final Handler capture = new Handler() {
     @Override
     public void publish(LogRecord record) {
-      if (record.getLevel() == Level.INFO && record.getMessage().contains("runs on LiteRT")) {
-        liteRtLines.add(record.getMessage());
+      String message = String.valueOf(record.getMessage());
+      if (record.getLevel() == Level.INFO && message.contains("runs on LiteRT")) {
+        liteRtLines.add(message);
+      }
+      if (message.startsWith("tfjni-spark: partition")) {
+        batchLines.add(message);
       }
     }
 
@@ -82,13 +97,16 @@ class PreferLiteRtTransformTest {
 
   @BeforeEach
   void listen() {
+    ExecutorModels.CACHE.evictUnused();  // each test loads its models, as an executor would
     tensorsBefore = TensorFlow.liveObjects().tensors();
     tfjniLogger.addHandler(capture);
+    sparkLogger.setLevel(Level.FINE);  // System.Logger's DEBUG
   }
 
   @AfterEach
   void nothingLeftBehind() {
     tfjniLogger.removeHandler(capture);
+    sparkLogger.setLevel(null);
     assertEquals(0, TensorFlow.liveObjects().runners(), "every partition closed its predictors");
     assertEquals(tensorsBefore, TensorFlow.liveObjects().tensors(),
         "every partition closed its batches' tensors and results");
@@ -129,13 +147,83 @@ class PreferLiteRtTransformTest {
         "no LiteRT predictor was made: " + liteRtLines);
   }
 
+  /**
+   * Each batch's runtime, from its DEBUG line: in every partition each batch but the last has 4
+   * rows and runs on LiteRT, and the last runs on LiteRT if it has 4 rows, on TensorFlow if fewer.
+   */
+  @Test
+  void eachFullBatchRunsOnLiteRtAndEachShorterOneOnTensorFlow() {
+    assertPythonsProbabilities(digitsTransformer().setBatchSize(4).setPreferLiteRt(1)
+        .transform(digits(7)), "batch 4 on LiteRT");
+    Map<String, List<Matcher>> partitions = batchesByPartition();
+    int rows = 0;
+    int onLiteRt = 0;
+    for (Map.Entry<String, List<Matcher>> partition : partitions.entrySet()) {
+      List<Matcher> batches = partition.getValue();
+      for (int i = 0; i < batches.size(); i++) {
+        int size = Integer.parseInt(batches.get(i).group(3));
+        String where = partition.getKey() + ", batch " + i + " of " + batches.size();
+        if (i < batches.size() - 1) {
+          assertEquals(4, size, where + ": only the last batch may be shorter");
+        }
+        assertEquals(size == 4 ? "LiteRT" : "TensorFlow", batches.get(i).group(4), where);
+        rows += size;
+        onLiteRt += size == 4 ? 1 : 0;
+      }
+    }
+    assertEquals(DIGITS, rows, "every row ran once: " + batchLines);
+    assertTrue(onLiteRt > 0 && onLiteRt < batchLines.size(), "both runtimes ran: " + batchLines);
+  }
+
+  /**
+   * The INFO line saying that a size runs on LiteRT comes once per executor model, where it is
+   * loaded: once for 7 partitions, and not again for a second job on the same loaded model.
+   */
+  @Test
+  void theExecutorsModelSaysOnceThatItRunsASizeOnLiteRt() {
+    SavedModelTransformer transformer = digitsTransformer().setBatchSize(4).setPreferLiteRt(1);
+    assertPythonsProbabilities(transformer.transform(digits(7)), "the first job");
+    assertEquals(1, liteRtLines.size(), "one line for 7 partitions: " + liteRtLines);
+    TestModels.assertMentions(new IllegalStateException(liteRtLines.peek()),
+        "'serving_default' at batch 4 runs on LiteRT", "batch-4.tflite");
+    assertPythonsProbabilities(transformer.transform(digits(5)), "the second job");
+    assertEquals(1, liteRtLines.size(), "the loaded model said it already: " + liteRtLines);
+    assertTrue(batchesByPartition().size() == 7 + 5, "both jobs ran: " + batchLines);
+  }
+
   @Test
   void otherBatchSizesAndTheDefaultRunOnTensorFlow() {
     assertPythonsProbabilities(digitsTransformer().setBatchSize(5).setPreferLiteRt(1)
         .transform(digits(3)), "batch 5, not converted");
+    assertEveryBatchRanOnTensorFlow("batch 5, not converted");
     assertPythonsProbabilities(digitsTransformer().setBatchSize(4).transform(digits(3)),
         "batch 4 without preferLiteRt");
+    assertEveryBatchRanOnTensorFlow("batch 4 without preferLiteRt");
     assertEquals(List.of(), List.copyOf(liteRtLines));
+  }
+
+  /** The batches' DEBUG lines so far, by partition and stage, each partition's in order. */
+  private Map<String, List<Matcher>> batchesByPartition() {
+    Map<String, List<Matcher>> partitions = new TreeMap<>();
+    for (String line : batchLines) {
+      Matcher batch = BATCH.matcher(line);
+      assertTrue(batch.matches(), line);
+      partitions.computeIfAbsent("partition " + batch.group(1) + " of stage " + batch.group(2),
+          k -> new ArrayList<>()).add(batch);
+    }
+    return partitions;
+  }
+
+  private void assertEveryBatchRanOnTensorFlow(String what) {
+    int rows = 0;
+    for (List<Matcher> batches : batchesByPartition().values()) {
+      for (Matcher batch : batches) {
+        assertEquals("TensorFlow", batch.group(4), what + ": " + batch.group());
+        rows += Integer.parseInt(batch.group(3));
+      }
+    }
+    assertEquals(DIGITS, rows, what + ": every row ran once: " + batchLines);
+    batchLines.clear();
   }
 
   @Test

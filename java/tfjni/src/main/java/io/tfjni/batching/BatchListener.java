@@ -3,7 +3,7 @@ package io.tfjni.batching;
 /**
  * Hears each run of a {@link BatchingPredictor} (a batch, or a caller's rows run alone on its
  * thread), to bind to metrics: how long each caller's rows waited in the queue and how many rows
- * the run held. Called on the thread that ran the batch, before its callers are answered, so a
+ * the run held, and which predictor ran it. Called on the thread that ran the batch, before its callers are answered, so a
  * caller that has its answer finds its run counted. Added with {@link
  * BatchingPredictor.Builder#listener}.
  *
@@ -29,4 +29,16 @@ public interface BatchListener {
    * @param failed whether the run failed (every caller in it gets the failure)
    */
   void onRun(int callers, int rows, long runNanos, boolean failed);
+
+  /**
+   * A run is about to start through the predictor chosen for its size: the one given for that
+   * size ({@link BatchingPredictor.Builder#predictorsBySize}, such as a converted LiteRT model's),
+   * else the batcher's own. Does nothing unless overridden.
+   *
+   * @param rows the callers' rows, padding not counted
+   * @param batchSize the run's size: {@code rows} padded up to the next allowed batch size, if
+   *     sizes are set ({@link BatchingPredictor.Builder#allowedBatchSizes})
+   * @param ofItsSize whether the run goes through the predictor given for {@code batchSize}
+   */
+  default void onPredictorChosen(int rows, int batchSize, boolean ofItsSize) {}
 }

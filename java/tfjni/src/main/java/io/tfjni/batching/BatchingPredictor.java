@@ -290,7 +290,7 @@ public final class BatchingPredictor implements AutoCloseable {
     }
     boolean failed = true;
     try {
-      RunResult result = predictorFor(rows).run(inputs);
+      RunResult result = predictorFor(rows, rows).run(inputs);
       try {
         BatchedResult own = layout.handOver(result, rows);
         failed = false;
@@ -569,21 +569,27 @@ public final class BatchingPredictor implements AutoCloseable {
     }
     int padded = BatchPolicy.paddedSize(rows, allowedBatchSizes);
     Tensor[] inputs = layout.concatenate(batch, padded);
-    try (RunResult result = predictorFor(padded).run(inputs)) {
+    try (RunResult result = predictorFor(rows, padded).run(inputs)) {
       return layout.split(result, batch, padded);
     } finally {
       BatchLayout.closeAll(inputs);
     }
   }
 
-  /** The predictor a run of this many rows goes through (see {@link Builder#predictorsBySize}). */
-  private Predictor predictorFor(int rows) {
-    for (int i = 0; i < sizesOfTheirOwn.length; i++) {
-      if (sizesOfTheirOwn[i] == rows) {
-        return predictorsOfTheirOwn[i];
+  /**
+   * The predictor a run of {@code batchSize} (the callers' {@code rows}, padded) goes through (see
+   * {@link Builder#predictorsBySize}), told to the listeners.
+   */
+  private Predictor predictorFor(int rows, int batchSize) {
+    int own = Arrays.binarySearch(sizesOfTheirOwn, batchSize);
+    for (BatchListener listener : listeners) {
+      try {
+        listener.onPredictorChosen(rows, batchSize, own >= 0);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "a batch listener threw", e);
       }
     }
-    return predictor;
+    return own >= 0 ? predictorsOfTheirOwn[own] : predictor;
   }
 
   /**

@@ -294,6 +294,48 @@ class BatchingPredictorTest {
     }
   }
 
+  /**
+   * Listeners hear which predictor each run goes through: its rows, its size after padding to the
+   * allowed sizes, and whether that size has a predictor of its own (here only 4).
+   */
+  @Test
+  void listenersHearWhichPredictorEachRunGoesThrough() throws Exception {
+    List<String> chosen = java.util.Collections.synchronizedList(new ArrayList<>());
+    BatchListener recording = new BatchListener() {
+      @Override
+      public void onCallerStarted(long waitNanos) {}
+
+      @Override
+      public void onRun(int callers, int rows, long runNanos, boolean failed) {}
+
+      @Override
+      public void onPredictorChosen(int rows, int batchSize, boolean ofItsSize) {
+        chosen.add(rows + " rows as " + batchSize + (ofItsSize ? ", its own" : ", the batcher's"));
+      }
+    };
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("checked"));
+        Predictor predictor = model.predictor("double");
+        Predictor ofFour = model.predictor("double");
+        BatchingPredictor batcher = BatchingPredictor.builder(predictor).maxBatchSize(4)
+            .allowedBatchSizes(2, 4).predictorsBySize(java.util.Map.of(4, ofFour))
+            .listener(recording).build();
+        Tensor one = Tensor.of(new float[] {1, 2}, 1, 2);
+        Tensor three = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 3, 2);
+        Tensor four = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}, 4, 2)) {
+      for (Tensor rows : new Tensor[] {one, three, four}) {
+        try (BatchedResult result = batcher.predict(rows)) {
+          float[] doubled = rows.toFloatArray();
+          for (int i = 0; i < doubled.length; i++) {
+            doubled[i] *= 2;
+          }
+          assertArrayEquals(doubled, result.get(0).toFloatArray());
+        }
+      }
+    }
+    assertEquals(List.of("1 rows as 2, the batcher's", "3 rows as 4, its own",
+        "4 rows as 4, its own"), chosen);
+  }
+
   @Test
   void closeFailsTheWaitingCallersAndRefusesNewOnes() throws Exception {
     try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
