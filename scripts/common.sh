@@ -2,7 +2,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.18.0}"
+TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.21.0}"
 # The second TensorFlow version make test runs the C++ core tests and the Java library's tests
 # against (scripts/test/test-second-tf.sh): tfjni built against TFJNI_TF_VERSION, run on this version's
 # libraries with the test models its TensorFlow Python makes. Nothing runs when the two are equal.
