@@ -2,7 +2,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.18.0}"
+TFJNI_TF_VERSION="${TFJNI_TF_VERSION:-2.21.0}"
 # The second TensorFlow version make test runs the C++ core tests and the Java library's tests
 # against (scripts/test/test-second-tf.sh): tfjni built against TFJNI_TF_VERSION, run on this version's
 # libraries with the test models its TensorFlow Python makes. Nothing runs when the two are equal.
@@ -152,23 +152,44 @@ unpack_c_api_wheel() {  # unpack_c_api_wheel PLATFORM VARIANT OUT_DIR
   rm -rf "$3.wheel"
 }
 
-# Windows has no libtensorflow: the C API is exported by the Python extension module
-# _pywrap_tensorflow_internal.pyd (a DLL), linked through its import library (.lib). Only those,
-# the C API's headers, the licence and notices are kept (the wheel's other 8,000 headers are
-# C++), moved up beside include/ as the other platforms' libraries are. The .pyd imports
-# python311.dll; a stand-in for it is generated next to it (scripts/platforms/python_stand_in.py).
+# Windows has no libtensorflow: the C API is exported by a DLL of TensorFlow's Python build,
+# linked through its import library and loaded after a stand-in for python311.dll, which it
+# imports. Up to TensorFlow 2.18 (tensorflow-intel) that DLL is the Python extension module
+# _pywrap_tensorflow_internal.pyd; from 2.19 on (tensorflow) it is _pywrap_tensorflow_common.dll,
+# which the extension module, by then a small one, imports. native/CMakeLists.txt links the one the
+# directory holds; the loader's Platform.WINDOWS_X86_64 loads the same files.
+windows_c_api_dll() {
+  if tf_version_at_least 2.19; then echo _pywrap_tensorflow_common.dll; else echo _pywrap_tensorflow_internal.pyd; fi
+}
+windows_c_api_import_library() {
+  if tf_version_at_least 2.19; then echo _pywrap_tensorflow_common.dll.if.lib; else echo _pywrap_tensorflow_internal.lib; fi
+}
+# TensorFlow's Windows libraries in load order: the stand-in, then the C API DLL.
+windows_tensorflow_libraries() {
+  echo "$WINDOWS_PYTHON_DLL"
+  windows_c_api_dll
+}
+
+# Only the C API DLL, its import library, the extension module (the PE reader's tests read it; from
+# 2.19 on it is not loaded), the C API's headers, the licence and notices are kept (the wheel's
+# other 8,000 headers are C++), moved up beside include/ as the other platforms' libraries are.
+# The stand-in for python311.dll is generated next to them (scripts/platforms/python_stand_in.py)
+# from the C API DLL's imports.
 unpack_windows_c_api() {  # unpack_windows_c_api WHEEL OUT_DIR
-  unzip -q "$1" 'tensorflow/python/_pywrap_tensorflow_internal.pyd' 'tensorflow/python/_pywrap_tensorflow_internal.lib' \
+  local dll
+  dll=$(windows_c_api_dll)
+  unzip -q "$1" "tensorflow/python/$dll" "tensorflow/python/$(windows_c_api_import_library)" \
+    'tensorflow/python/_pywrap_tensorflow_internal.pyd' \
     'tensorflow/include/tensorflow/c/*' 'tensorflow/include/xla/tsl/c/*' 'tensorflow/include/tensorflow/core/platform/ctstring*' \
     'tensorflow/include/tsl/platform/ctstring*' 'tensorflow/include/LICENSE' \
     'tensorflow/THIRD_PARTY_NOTICES.txt' '*.dist-info/*' -d "$2"
-  mv "$2"/tensorflow/python/_pywrap_tensorflow_internal.* "$2/tensorflow/"
+  mv "$2"/tensorflow/python/* "$2/tensorflow/"
   rmdir "$2/tensorflow/python"
   # The notices are the other wheels' text with Windows line ends: the same bytes in every
   # runtime artifact's META-INF (the release's validator compares them).
   sed -i 's/\r$//' "$2/tensorflow/THIRD_PARTY_NOTICES.txt"
   python3 "$ROOT/scripts/platforms/python_stand_in.py" --zig "$(zig_executable)" \
-    "$2/tensorflow/_pywrap_tensorflow_internal.pyd" "$2/tensorflow/$WINDOWS_PYTHON_DLL"
+    "$2/tensorflow/$dll" "$2/tensorflow/$WINDOWS_PYTHON_DLL"
 }
 # The CPython DLL TensorFlow's Windows wheel for Python 3.11 imports.
 WINDOWS_PYTHON_DLL=python311.dll

@@ -8,6 +8,7 @@
 
 #include "test_data.h"
 #include "tfjni/op_library.h"
+#include "tfjni/package_requirement.h"
 #include "tfjni/pe_file.h"
 #include "tfjni/shared_library.h"
 
@@ -20,18 +21,37 @@ fs::path tensorflow_module() {
   return shared_library::file_of(reinterpret_cast<const void*>(&TF_Version));
 }
 
-TEST(PeFileTest, TheLoadedTensorFlowIsThePythonExtensionModule) {
-  EXPECT_EQ(tensorflow_module().filename().string(), "_pywrap_tensorflow_internal.pyd");
+// TensorFlow's Windows wheels export the C API from the Python extension module
+// _pywrap_tensorflow_internal.pyd up to 2.18 (tensorflow-intel), and from 2.19 on (tensorflow)
+// from _pywrap_tensorflow_common.dll, a DLL that this module, by then a small one, imports.
+bool c_api_outside_the_extension_module() { return version_satisfies(TF_Version(), ">=2.19"); }
+
+// TensorFlow's Python extension module: the loaded C API DLL up to 2.18, beside it from 2.19 on.
+fs::path python_extension_module() {
+  return tensorflow_module().parent_path() / "_pywrap_tensorflow_internal.pyd";
+}
+
+TEST(PeFileTest, TheLoadedTensorFlowIsTheCApiDllOfItsVersion) {
+  EXPECT_EQ(tensorflow_module().filename().string(),
+            c_api_outside_the_extension_module() ? "_pywrap_tensorflow_common.dll" : "_pywrap_tensorflow_internal.pyd")
+      << "TensorFlow " << TF_Version();
   EXPECT_TRUE(fs::is_regular_file(tensorflow_module()));
 }
 
-TEST(PeFileTest, TensorFlowsModuleIsADllExportingTheCApiAndAPythonEntryPoint) {
+TEST(PeFileTest, TensorFlowsDllExportsTheCApi) {
   std::string module = tensorflow_module().string();
   EXPECT_TRUE(pe::is_shared_object(module));
   EXPECT_TRUE(pe::defines_symbol_with_prefix(module, "TF_NewSession"));
   EXPECT_TRUE(pe::defines_symbol_with_prefix(module, "TFE_Execute"));
-  EXPECT_TRUE(pe::defines_symbol_with_prefix(module, "PyInit_"));
   EXPECT_FALSE(pe::defines_symbol_with_prefix(module, "TF_NotInTensorFlow"));
+  // The Python entry point is the extension module's alone.
+  EXPECT_EQ(pe::defines_symbol_with_prefix(module, "PyInit_"), !c_api_outside_the_extension_module());
+}
+
+TEST(PeFileTest, ThePythonExtensionModuleIsADllWithAPythonEntryPoint) {
+  std::string module = python_extension_module().string();
+  EXPECT_TRUE(pe::is_shared_object(module));
+  EXPECT_TRUE(pe::defines_symbol_with_prefix(module, "PyInit__pywrap_tensorflow_internal"));
 }
 
 TEST(PeFileTest, ThePythonStandInIsADllWithPythonsNamesAndNoEntryPoint) {
@@ -58,7 +78,7 @@ TEST(PeFileTest, OpLibraryLoaderRefusesTextAndPythonModulesByName) {
   write_file(dir.path() / "notes.dll", "not a library, just text\n");
   EXPECT_TRUE(throws_error([&] { load_op_library((dir.path() / "notes.dll").string()); }, TF_INVALID_ARGUMENT,
                            {"notes.dll", "not a shared library"}));
-  EXPECT_TRUE(throws_error([&] { load_op_library(tensorflow_module().string()); }, TF_INVALID_ARGUMENT,
+  EXPECT_TRUE(throws_error([&] { load_op_library(python_extension_module().string()); }, TF_INVALID_ARGUMENT,
                            {"_pywrap_tensorflow_internal.pyd", "Python extension module"}));
 }
 

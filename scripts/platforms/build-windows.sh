@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-builds tfjni's natives for Windows on x86_64 (tfjni.dll, tfjni_loader.dll) and the C++
-# core tests (tfjni_core_tests.exe) into build/native-windows-x86_64 with zig, against the
-# tensorflow-intel wheel's C API (scripts/platforms/setup-windows.sh); checks that every output is an
+# core tests (tfjni_core_tests.exe) into build/native-windows-x86_64 with zig, against the C API of
+# TFJNI_TF_VERSION's Windows wheel (scripts/platforms/setup-windows.sh); checks that every output is an
 # x86_64 PE file.
 source "$(dirname "$0")/../common.sh"
 "$ROOT/scripts/platforms/setup-windows.sh"

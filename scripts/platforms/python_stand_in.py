@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Generates and builds a stand-in for the CPython DLL that a Windows extension module imports.
 
-TensorFlow's Windows C API lives in a Python extension module (_pywrap_tensorflow_internal.pyd),
-which imports ~200 symbols of python311.dll: Windows refuses to load the module unless a DLL of
-that name exports every one. tfjni never runs Python, so the stand-in exports exactly the names
+TensorFlow's Windows C API lives in a DLL of its Python build (_pywrap_tensorflow_internal.pyd up to
+TensorFlow 2.18, _pywrap_tensorflow_common.dll from 2.19 on), which imports ~200 symbols of
+python311.dll: Windows refuses to load the DLL unless a DLL of that name exports every one. tfjni never runs Python, so the stand-in exports exactly the names
 the module's import table asks for (read here from the PE file): each function, if TensorFlow
 ever calls it (a model with a py_function, say), writes one line naming itself and saying why,
 then ends the process with exit code PYTHON_CALLED_EXIT_CODE (Windows' TerminateProcess: no
@@ -11,7 +11,7 @@ further code of the process runs, so no half-initialised Python object is touche
 symbol (exception and type objects, None, True, False) is zeroed storage larger than any
 CPython object it stands for.
 
-Usage: python_stand_in.py --zig ZIG MODULE.pyd OUT_DLL [--source OUT.c]
+Usage: python_stand_in.py --zig ZIG MODULE OUT_DLL [--source OUT.c]
 """
 import argparse
 import os
@@ -128,7 +128,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--zig", required=True, help="the zig executable")
     parser.add_argument("--source", help="also keep the generated C source here")
-    parser.add_argument("module", help="the extension module (.pyd) whose imports to satisfy")
+    parser.add_argument("module", help="the DLL (or extension module, .pyd) whose imports to satisfy")
     parser.add_argument("output", help=f"the stand-in DLL to write (named {PYTHON_DLL})")
     args = parser.parse_args()
     if os.path.basename(args.output).lower() != PYTHON_DLL:
@@ -145,7 +145,10 @@ def main():
         subprocess.run([args.zig, "cc", "-target", "x86_64-windows-gnu", "-shared", "-O2",
                         "-nostdlib", "-lkernel32", "-o", args.output, c_file],
                        check=True, cwd=work)
-    for leftover in (args.output[:-4] + ".lib", args.output[:-4] + ".pdb"):
+    # zig writes an import library beside the DLL, named after the DLL or the C file.
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    for leftover in (args.output[:-4] + ".lib", args.output[:-4] + ".pdb",
+                     os.path.join(out_dir, "python_stand_in.lib")):
         if os.path.exists(leftover):
             os.remove(leftover)
     print(f"{args.output}: {len(names)} symbols of {PYTHON_DLL} ({len(names) - len(data)} functions,"

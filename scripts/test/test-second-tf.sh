@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The second TensorFlow version (TFJNI_SECOND_TF_VERSION, scripts/common.sh): tfjni as
-# scripts/build.sh built it against TFJNI_TF_VERSION, run on the second version's libraries (its
-# own venv) with the test models and expected values that version's TensorFlow Python makes (its
-# own models directory): the C++ core tests (ctest) and the tfjni Java library's tests. The second
-# version's linux-x86_64 runtime artifact is built and installed first; the Java tests that load a
-# runtime artifact load that one. A user who keeps the older TensorFlow runs exactly this: the
-# same tfjni jar, their TensorFlow's libraries, models their TensorFlow made.
+# The second TensorFlow version (TFJNI_SECOND_TF_VERSION, 2.18.0 unless set; scripts/common.sh): tfjni
+# as scripts/build.sh built it against TFJNI_TF_VERSION (2.21.0 unless set), run on the second
+# version's libraries (its own venv) with the test models and expected values that version's
+# TensorFlow Python makes (its own models directory). The second version's linux-x86_64 runtime
+# artifact is built and installed first; the Java tests that load a runtime artifact load that one.
+# A user who keeps the older TensorFlow runs exactly this: the same tfjni jar, their TensorFlow's
+# libraries, models their TensorFlow made.
+#
+# What runs on each version: on TFJNI_TF_VERSION, everything make test runs; on this one, the C++
+# core tests (ctest) and the tfjni Java library's tests (every class of the module), on
+# linux-x86_64 alone. Every other module, oneDNN, the release, the other platforms, the sanitizers
+# and fuzzing run on TFJNI_TF_VERSION only (docs/TF_VERSIONS.md says why and what this costs).
 # Does nothing when the two versions are equal.
 source "$(dirname "$0")/../common.sh"
 BUILT_AGAINST=$TFJNI_TF_VERSION

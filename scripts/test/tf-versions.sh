@@ -9,7 +9,7 @@ Runs the C++ core tests (build/native/tfjni_core_tests, one process, GoogleTest 
 library's tests (mvn test -pl tfjni) against the libtensorflow of each tensorflow-cpu minor
 version given (default: 2.16 2.17 2.18 2.19 2.20 2.21), one version after another.
 
-tfjni is built once, against the default venv (TensorFlow 2.18.0 unless TFJNI_TF_VERSION says
+tfjni is built once, against the default venv (TensorFlow 2.21.0 unless TFJNI_TF_VERSION says
 otherwise; scripts/build.sh);
 that venv's own libraries are the reference row. For every other minor version the newest patch
 that PyPI serves is found with `pip index versions`, its wheel downloaded once (no dependencies)

@@ -67,10 +67,21 @@ class PlatformTest {
         Platform.LINUX_AARCH64.tensorFlowLibraries());
     assertEquals(List.of("libtensorflow_framework.2.dylib", "libtensorflow_cc.2.dylib"),
         Platform.MACOS_ARM64.tensorFlowLibraries());
-    // Windows: the C API is the Python extension module, whose one import beyond Windows' own
-    // and the Visual C++ runtime's is python311.dll, which must be loaded before it.
+    // Windows: the C API is a DLL of TensorFlow's Python build, whose one import beyond Windows'
+    // own and the Visual C++ runtime's is python311.dll, which must be loaded before it. Up to
+    // 2.18 (tensorflow-intel) that DLL is the extension module; from 2.19 on (tensorflow) it is
+    // _pywrap_tensorflow_common.dll.
     assertEquals(List.of("python311.dll", "_pywrap_tensorflow_internal.pyd"),
-        Platform.WINDOWS_X86_64.tensorFlowLibraries());
+        Platform.WINDOWS_X86_64.tensorFlowLibraries("2.18.0"));
+    assertEquals(List.of("python311.dll", "_pywrap_tensorflow_internal.pyd"),
+        Platform.WINDOWS_X86_64.tensorFlowLibraries("2.16.2"));
+    assertEquals(List.of("python311.dll", "_pywrap_tensorflow_common.dll"),
+        Platform.WINDOWS_X86_64.tensorFlowLibraries("2.19.0-rc0"));
+    assertEquals(List.of("python311.dll", "_pywrap_tensorflow_common.dll"),
+        Platform.WINDOWS_X86_64.tensorFlowLibraries("2.21.0"));
+    // Other platforms' names have not changed between those versions.
+    assertEquals(Platform.LINUX_X86_64.tensorFlowLibraries("2.21.0"),
+        Platform.LINUX_X86_64.tensorFlowLibraries("2.18.0"));
   }
 
   @Test

@@ -19,11 +19,19 @@ public enum Platform {
   // Apple calls the architecture arm64, and so do TensorFlow's macOS wheels.
   MACOS_ARM64("macos", "aarch64", "macos-arm64", "lib", ".dylib",
       List.of("libtensorflow_framework.2.dylib", "libtensorflow_cc.2.dylib")),
-  // TensorFlow's Windows C API is its Python extension module, which imports python311.dll
-  // (a stand-in in the runtime artifact). Windows looks for a DLL's imports among the DLLs
-  // already loaded, not in the folder of a DLL loaded by absolute path: each goes first.
+  // TensorFlow's Windows C API is a DLL of its Python build, which imports python311.dll (a
+  // stand-in in the runtime artifact): _pywrap_tensorflow_common.dll from TensorFlow 2.19 on (the
+  // `tensorflow` wheel). Windows looks for a DLL's imports among the DLLs already loaded, not in
+  // the folder of a DLL loaded by absolute path: each goes first.
   WINDOWS_X86_64("windows", "x86_64", "windows-x86_64", "", ".dll",
-      List.of("python311.dll", "_pywrap_tensorflow_internal.pyd"));
+      List.of("python311.dll", "_pywrap_tensorflow_common.dll"));
+
+  /**
+   * Windows' libraries up to TensorFlow 2.18 (Intel's `tensorflow-intel` wheel): the C API is the
+   * Python extension module itself.
+   */
+  private static final List<String> WINDOWS_UP_TO_2_18 =
+      List.of("python311.dll", "_pywrap_tensorflow_internal.pyd");
 
   private final String os;
   private final String arch;
@@ -70,8 +78,24 @@ public enum Platform {
     return tensorFlowLibraries.stream().anyMatch(loaderMessage::contains);
   }
 
-  /** TensorFlow's C API libraries as a wheel holds them, in the order they must be loaded. */
+  /**
+   * TensorFlow's C API libraries, in the order they must be loaded, for the TensorFlow version
+   * tfjni was built against (its jar's build.properties): on Windows tfjni.dll imports the C API
+   * DLL of that version's wheel by name.
+   */
   public List<String> tensorFlowLibraries() {
+    return tensorFlowLibraries(NativeLibrary.buildProperty("tensorflow.version"));
+  }
+
+  /**
+   * TensorFlow's C API libraries as the wheel of {@code tensorFlowVersion} holds them, in the
+   * order they must be loaded; the newest layout when the version is unknown ("").
+   */
+  public List<String> tensorFlowLibraries(String tensorFlowVersion) {
+    if (this == WINDOWS_X86_64 && !tensorFlowVersion.isEmpty()
+        && !TensorFlowVersions.atLeast(tensorFlowVersion, 2, 19)) {
+      return WINDOWS_UP_TO_2_18;
+    }
     return tensorFlowLibraries;
   }
 

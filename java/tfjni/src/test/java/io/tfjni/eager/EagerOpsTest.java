@@ -12,6 +12,8 @@ import io.tfjni.DataType;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TestModels;
+import io.tfjni.internal.Platform;
+import io.tfjni.internal.TensorFlowVersions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
@@ -79,6 +81,23 @@ class EagerOpsTest {
    * bits; a NaN the input carries, and every other element, is compared as the case says.
    */
   private static final Set<String> MADE_NAN_CASES = Set.of("log_special", "acosh_float");
+
+  /**
+   * Whether this JVM runs TensorFlow's Windows build of 2.19 or later (the `tensorflow` wheel;
+   * up to 2.18 Intel's `tensorflow-intel`), whose elementwise kernels round differently from the
+   * Linux build that made the expected values (measured under Wine on 2.21.0; 2.18.0's Windows
+   * build matched these cases bit for bit).
+   */
+  private static final boolean WINDOWS_FROM_2_19 = Platform.current() == Platform.WINDOWS_X86_64
+      && TensorFlowVersions.atLeast(TensorFlow.version(), 2, 19);
+
+  /**
+   * Exact cases whose float results that Windows build computes 1 to 4 ulps away from the Linux
+   * build (rsqrt, asin, acos, atan, atan2, the exp and log of logSoftmax, gelu's erfc): there they
+   * are compared as the generator's tolerant cases are; everywhere else bit for bit.
+   */
+  private static final Set<String> WINDOWS_FROM_2_19_ROUNDING_CASES = Set.of("rsqrt_float",
+      "asin_float", "acos_float", "atan_float", "atan2_float", "logSoftmax_axis0", "gelu_exact");
 
   private static List<JsonNode> cases;
 
@@ -187,7 +206,9 @@ class EagerOpsTest {
           JsonNode output = MADE_NAN_CASES.contains(name)
               ? withMadeNansOf(expected.get(i), inputs.get(0), actual, what)
               : expected.get(i);
-          TestModels.assertTensor(output, actual, exact(c), what);
+          boolean exact = exact(c)
+              && !(WINDOWS_FROM_2_19 && WINDOWS_FROM_2_19_ROUNDING_CASES.contains(name));
+          TestModels.assertTensor(output, actual, exact, what);
         }
       }
     }
@@ -195,7 +216,9 @@ class EagerOpsTest {
 
   /**
    * The expected float32 output with the NaNs the op made (a NaN where the input has none) set
-   * to the actual output's bits, after checking that the actual output is a NaN there.
+   * to the actual output's bits, after checking that the actual output is a NaN there. On
+   * TensorFlow's Windows build from 2.19 on a NaN input gives a NaN of other bits than on Linux
+   * too, so there every NaN of the output is taken so.
    */
   private static JsonNode withMadeNansOf(JsonNode expected, JsonNode input, Tensor actual,
       String what) {
@@ -207,7 +230,7 @@ class EagerOpsTest {
     assertEquals(want.capacity(), in.capacity(), what + ": an elementwise op's input and output");
     assertEquals(want.capacity(), got.capacity(), what + ": number of elements");
     for (int j = 0; j < want.capacity(); j++) {
-      if (Float.isNaN(want.get(j)) && !Float.isNaN(in.get(j))) {
+      if (Float.isNaN(want.get(j)) && (!Float.isNaN(in.get(j)) || WINDOWS_FROM_2_19)) {
         assertTrue(Float.isNaN(got.get(j)), what + ": element " + j + " of " + in.get(j)
             + " must be a NaN, was " + got.get(j));
         want.put(j, got.get(j));
