@@ -2,7 +2,8 @@
 # Builds examples/ (a user's Maven project that depends on tfjni by coordinates) against the
 # artifacts `mvn install` put in ~/.m2, or with --staged DIR VERSION against a release staged in
 # DIR (scripts/release.sh; the runtime artifact still comes from ~/.m2), and runs its digits
-# classifier, then its Spark job, then its Flink job, as a machine without Python would: in a
+# classifier, then its Spark job, then its Flink jobs (DataStream, then SQL's ML_PREDICT), as a
+# machine without Python would: in a
 # private mount namespace where the project's venv is an empty directory, with a bare environment
 # (no TFJNI_TENSORFLOW_DIR, no LD_LIBRARY_PATH, no venv on PATH). libtensorflow must then come from the runtime artifact
 # io.tfjni:tfjni-tensorflow-cpu. Fails unless it does and the predictions agree with TensorFlow
@@ -77,6 +78,12 @@ spark io.tfjni.examples.spark.DigitsParquet check "$OUT/scored-pyspark.parquet" 
   { echo "examples: the Flink example failed; the end of $OUT/flink.log:" >&2; tail -n 30 "$OUT/flink.log" >&2; exit 1; }
 grep -q "^live native objects after the job: 0$" "$OUT/flink.txt" ||
   { echo "examples: the Flink job left native objects open" >&2; exit 1; }
+# The same digits in pure SQL: CREATE MODEL with tfjni's provider, then ML_PREDICT.
+"${without_python[@]}" -cp "$classpath" io.tfjni.examples.flink.ScoreDigitSql "$MODELS" \
+  2>"$OUT/flink-sql.log" | tee "$OUT/flink-sql.txt" ||
+  { echo "examples: the Flink SQL example failed; the end of $OUT/flink-sql.log:" >&2; tail -n 30 "$OUT/flink-sql.log" >&2; exit 1; }
+grep -q "^live native objects after the job: 0$" "$OUT/flink-sql.txt" ||
+  { echo "examples: the Flink SQL job left native objects open" >&2; exit 1; }
 
 # The README's first program: its pom.xml and FirstProgram.java exactly as written there, in a
 # project of their own, run by the README's command on the digits model.

@@ -1,13 +1,12 @@
 package io.tfjni.examples.flink;
 
-import io.tfjni.Tensor;
-import io.tfjni.TensorFlow;
 import io.tfjni.flink.SavedModelAsyncFunction;
-import io.tfjni.numpy.Npy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -33,22 +32,10 @@ public final class ScoreDigitStream {
 
   public static void main(String[] args) throws Exception {
     Path models = Path.of(args[0]);
-    float[] pixels;
-    long[] labels;
-    float[] python;
-    try (Tensor images = Npy.read(models.resolve("digits_holdout_images.npy"));
-        Tensor truth = Npy.read(models.resolve("digits_holdout_labels.npy"));
-        Tensor probabilities = Npy.read(models.resolve("digits_holdout_probs.npy"))) {
-      pixels = images.toFloatArray();
-      labels = truth.toLongArray();
-      python = probabilities.toFloatArray();
-    }
-    int perImage = pixels.length / labels.length;
-    List<Tuple2<Integer, float[]>> digits = new ArrayList<>(labels.length);
-    for (int i = 0; i < labels.length; i++) {
-      float[] image = new float[perImage];
-      System.arraycopy(pixels, i * perImage, image, 0, perImage);
-      digits.add(Tuple2.of(i, image));
+    HeldOutDigits heldOut = HeldOutDigits.read(models);
+    List<Tuple2<Integer, float[]>> digits = new ArrayList<>(heldOut.count());
+    for (int i = 0; i < heldOut.count(); i++) {
+      digits.add(Tuple2.of(i, heldOut.pixels(i)));
     }
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -63,34 +50,15 @@ public final class ScoreDigitStream {
         30, TimeUnit.SECONDS, 64)                           // per-record timeout, capacity
         .returns(ID_AND_FLOATS);
     // Runs the job; the iterator ends when the job has finished and closed its operators.
-    List<Tuple2<Integer, float[]>> scored = new ArrayList<>();
+    int scored = 0;
+    Map<Integer, float[]> byId = new HashMap<>();
     try (CloseableIterator<Tuple2<Integer, float[]>> results = predictions.executeAndCollect()) {
-      results.forEachRemaining(scored::add);
-    }
-
-    int classes = python.length / labels.length;
-    int correct = 0;
-    double worst = 0;
-    boolean[] seen = new boolean[labels.length];
-    int distinct = 0;
-    for (Tuple2<Integer, float[]> digit : scored) {
-      int id = digit.f0;
-      distinct += seen[id] ? 0 : 1;
-      seen[id] = true;
-      int best = 0;
-      for (int c = 0; c < classes; c++) {
-        worst = Math.max(worst, Math.abs(digit.f1[c] - python[id * classes + c]));
-        best = digit.f1[c] > digit.f1[best] ? c : best;
+      while (results.hasNext()) {
+        Tuple2<Integer, float[]> digit = results.next();
+        byId.put(digit.f0, digit.f1);
+        scored++;
       }
-      correct += best == labels[id] ? 1 : 0;
     }
-    System.out.printf("%d digits scored on Flink: accuracy %.2f%%, max |p - p_python| = %.2e%n",
-        scored.size(), 100.0 * correct / scored.size(), worst);
-    boolean everyDigitOnce = scored.size() == labels.length && distinct == labels.length;
-    System.out.println("live native objects after the job: " + TensorFlow.liveObjects().total());
-    if (!everyDigitOnce || worst > 1e-5) {
-      System.out.println("disagrees with TensorFlow Python");
-      System.exit(1);
-    }
+    heldOut.checkAndExit("on Flink", scored, byId);
   }
 }
