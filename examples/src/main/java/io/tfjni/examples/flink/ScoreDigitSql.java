@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -37,8 +38,10 @@ public final class ScoreDigitSql {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-    tables.createTemporaryView("digits", tables.fromDataStream(env.fromData(digits,
-        Types.ROW_NAMED(new String[] {"id", "pixels"}, Types.INT, Types.OBJECT_ARRAY(Types.FLOAT)))));
+    TypeInformation<Row> idAndPixels = Types.ROW_NAMED(new String[] {"id", "pixels"}, Types.INT,
+        Types.OBJECT_ARRAY(Types.FLOAT));
+    tables.createTemporaryView("digits",
+        tables.fromDataStream(env.fromData(digits, idAndPixels)));
     String path = models.resolve("digits").toString().replace("'", "''");
     tables.executeSql("CREATE TEMPORARY MODEL digits_model"
         + " INPUT (images ARRAY<FLOAT>) OUTPUT (output_0 ARRAY<FLOAT>)"

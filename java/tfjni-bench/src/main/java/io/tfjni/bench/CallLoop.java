@@ -24,7 +24,8 @@ public final class CallLoop {
 
   public static void main(String[] args) {
     if (args.length != 4 && args.length != 5) {
-      System.err.println("usage: CallLoop tfjniMap|tfjniFast|tfjniBatched|tfJava|tfJavaRunner|tfjniDjl|djlTf"
+      System.err.println("usage: CallLoop"
+          + " tfjniMap|tfjniFast|tfjniBatched|tfJava|tfJavaRunner|tfjniDjl|djlTf"
           + " CASE WARMUP CALLS [pooled|caller]");
       System.exit(2);
     }

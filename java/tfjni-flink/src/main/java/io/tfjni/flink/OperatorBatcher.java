@@ -23,8 +23,7 @@ import java.util.stream.IntStream;
  * prediction comes out as its rows of every output, copied into primitive arrays. The predictors
  * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned; with
  * LiteRT's, a batch smaller than a converted size is padded up to it, and each batch's runtime
- * is logged at DEBUG to the {@code System.Logger}
- * "io.tfjni.flink".
+ * is logged at DEBUG to the {@code System.Logger} "io.tfjni.flink".
  */
 final class OperatorBatcher implements RecordBatcher {
   /** At DEBUG, which runtime runs each batch. */

@@ -2,9 +2,9 @@ package io.tfjni.batching;
 
 /**
  * Hears each run of a {@link BatchingPredictor} (a batch, or a caller's rows run alone on its
- * thread), to bind to metrics: how long each caller's rows waited in the queue and how many rows
- * the run held, and which predictor ran it. Called on the thread that ran the batch, before its callers are answered, so a
- * caller that has its answer finds its run counted. Added with {@link
+ * thread), to bind to metrics: how long each caller's rows waited in the queue, how many rows the
+ * run held, and which predictor ran it. Called on the thread that ran the batch, before its
+ * callers are answered, so a caller that has its answer finds its run counted. Added with {@link
  * BatchingPredictor.Builder#listener}.
  *
  * <p>Each method is on the request path: it must return quickly, must not allocate per call if
