@@ -12,6 +12,16 @@ final class CoreBridge extends CoreAccess {
   }
 
   @Override
+  public Predictor ownerOf(RunResult result) {
+    return result.owner();
+  }
+
+  @Override
+  public void refill(RunResult result, Tensor[] outputs) {
+    result.refill(outputs);
+  }
+
+  @Override
   public boolean isWritable(Tensor tensor) {
     return tensor.isWritable();
   }

@@ -128,6 +128,26 @@ public final class RunResult implements AutoCloseable {
     }
   }
 
+  /**
+   * Takes other tensors' native tensors as this result's outputs (a batcher's answer to a caller
+   * that reuses its result), freeing the ones held; {@code sources} are left empty.
+   */
+  void refill(Tensor[] sources) {
+    owner();  // not closed
+    filled = false;
+    for (int i = 0; i < outputs.length; i++) {
+      if (sources[i].dataType() != specs.get(i).dataType()) {
+        throw new IllegalArgumentException("output " + i + " is " + sources[i].dataType()
+            + ", the result holds " + specs.get(i).dataType());
+      }
+    }
+    for (int i = 0; i < outputs.length; i++) {
+      outputs[i].close();
+      outputs[i].attach(sources[i].takeHandle());
+    }
+    filled = true;
+  }
+
   /** Takes this run's outputs (or, after a failed run, whatever native code left). */
   void attachOutputs() {
     boolean all = true;

@@ -32,6 +32,8 @@ final class BatchLayout {
   private final RowSpec[] inputRows;
   /** Every input's dimensions after the batch, one after another: a one-row request's shape. */
   private final long[] inputRowShape;
+  /** Where each input's dimensions start in {@link #inputRowShape}. */
+  private final int[] inputRowStarts;
 
   /** @throws IllegalArgumentException naming the first input or output that is not batch-major */
   BatchLayout(Predictor predictor) {
@@ -46,10 +48,12 @@ final class BatchLayout {
       inputRanks[i] = inputRows[i].rank() + 1;
     }
     this.inputRowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
+    this.inputRowStarts = new int[inputRows.length];
     int at = 0;
-    for (RowSpec row : inputRows) {
-      System.arraycopy(row.shape(), 0, inputRowShape, at, row.rank());
-      at += row.rank();
+    for (int i = 0; i < inputRows.length; i++) {
+      inputRowStarts[i] = at;
+      System.arraycopy(inputRows[i].shape(), 0, inputRowShape, at, inputRows[i].rank());
+      at += inputRows[i].rank();
     }
     for (TensorSpec spec : outputs) {
       checkBatchable(spec, "output");
@@ -73,13 +77,31 @@ final class BatchLayout {
    * @throws IllegalArgumentException saying which input does not fit, and why
    */
   QueuedRows rowsOf(Tensor[] tensors, int maxRows) {
+    int rows = checkedRows(tensors, maxRows);
+    long[] rowShape = new long[inputRowShape.length];
+    int at = 0;
+    for (Tensor tensor : tensors) {
+      for (int d = 1; d < tensor.rank(); d++) {
+        rowShape[at++] = tensor.dimension(d);
+      }
+    }
+    return new QueuedRows(tensors.length, rows, rowShape);
+  }
+
+  /**
+   * Checks a caller's tensors against the signature without allocating (a caller running its own
+   * rows makes no garbage): every input present, of its dtype and shape, with the same number of
+   * rows, from 1 to {@code maxRows}.
+   *
+   * @return the number of rows
+   * @throws IllegalArgumentException saying which input does not fit, and why
+   */
+  int checkedRows(Tensor[] tensors, int maxRows) {
     if (tensors.length != inputs.size()) {
       throw new IllegalArgumentException("expected " + inputs.size() + " inputs "
           + inputs.stream().map(TensorSpec::key).toList() + ", got " + tensors.length);
     }
     long rows = -1;
-    long[] rowShape = new long[inputRowShape.length];
-    int at = 0;
     for (int i = 0; i < tensors.length; i++) {
       TensorSpec spec = inputs.get(i);
       Tensor tensor = tensors[i];
@@ -90,25 +112,40 @@ final class BatchLayout {
         throw new IllegalArgumentException("input '" + spec.key() + "' is " + tensor.dataType()
             + ", the signature wants " + spec.dataType());
       }
-      long[] shape = tensor.shape();
-      if (!spec.accepts(shape)) {  // the spec's first dimension is -1: any number of rows
+      if (!fits(i, tensor)) {
         throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
-            + Arrays.toString(shape) + ", the signature wants " + Arrays.toString(spec.shape()));
+            + Arrays.toString(tensor.shape()) + ", the signature wants "
+            + Arrays.toString(spec.shape()));
       }
-      for (int d = 1; d < shape.length; d++) {
-        rowShape[at++] = shape[d];
-      }
-      if (rows != -1 && shape[0] != rows) {
-        throw new IllegalArgumentException("input '" + spec.key() + "' has " + shape[0]
+      long tensorRows = tensor.dimension(0);
+      if (rows != -1 && tensorRows != rows) {
+        throw new IllegalArgumentException("input '" + spec.key() + "' has " + tensorRows
             + " rows, input '" + inputs.get(0).key() + "' " + rows);
       }
-      rows = shape[0];
+      rows = tensorRows;
     }
     if (rows < 1 || rows > maxRows) {
       throw new IllegalArgumentException("a request holds " + rows + " rows; it must hold 1 to "
           + maxRows + " (the maximum batch size)");
     }
-    return new QueuedRows(tensors.length, (int) rows, rowShape);
+    return (int) rows;
+  }
+
+  /**
+   * Whether the tensor has input {@code i}'s shape, any number of rows first (the signature's
+   * first dimension is unknown), read dimension by dimension.
+   */
+  private boolean fits(int i, Tensor tensor) {
+    if (tensor.rank() != inputRanks[i]) {
+      return false;
+    }
+    for (int d = 1; d < inputRanks[i]; d++) {
+      long wanted = inputRowShape[inputRowStarts[i] + d - 1];
+      if (wanted >= 0 && wanted != tensor.dimension(d)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Copies the caller's tensors, checked by {@link #rowsOf}, into its request. */

@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * <p>Two modes. Batched: the queued rows run as one batch, at most {@code maxConcurrentBatches}
  * at once, and a blocking caller runs alone only when the model is idle and recent runs served
  * about one caller each. Unbatched: a blocking caller runs its own rows on its own thread whenever
- * fewer than {@code unbatchedConcurrency} runs are in flight and nothing is queued. Batching
+ * fewer than {@code unbatchedConcurrency} runs are in flight and nothing is queued, admitted
+ * without the lock by the predictor's {@link UnbatchedLane}, whose runs it counts in bulk. Batching
  * saves runs but costs every batched call a hand-off to another thread and back; which costs more
  * depends on the model, the callers and the machine, so the policy measures: it counts the rows
  * that finished in windows of time, keeps the mode that ran more rows per second, and probes the
@@ -50,6 +51,8 @@ final class BatchPolicy {
   static final long GATHER_PART_OF_RUN = 4;
   /** Runs shorter than this gather nothing: the wait would cost what the hand-offs it saves do. */
   static final long MIN_GATHERING_RUN_NANOS = 200_000;
+  /** The token of a run started in a mode that has changed since (a lane's, closed under it). */
+  static final long EARLIER_MODE = -1;
 
   /** How the rows of several callers run. */
   enum Mode {
@@ -74,15 +77,28 @@ final class BatchPolicy {
    * @param windowNanos the shortest window over which rows per second are measured
    * @param minRunsPerWindow the fewest runs a window holds before it ends
    * @param maxWindowsBetweenProbes the most windows of the kept mode between two probes
+   * @param probeBackoff what the windows between probes are multiplied by when a probe loses
+   * @param settleNanos after each change of mode, how long (and {@code minRunsPerWindow} runs)
+   *     the new mode settles before its window starts; 0 for no settling
+   * @param firstMode the mode the policy starts in (batched if there is a delay)
    */
   record Settings(int maxBatchSize, long maxDelayNanos, int[] allowedBatchSizes,
       int maxConcurrentBatches, int unbatchedConcurrency, long windowNanos, int minRunsPerWindow,
-      int maxWindowsBetweenProbes) {
-    /** Windows of 20 ms and 8 runs or more; a probe at least every 32 windows. */
+      int maxWindowsBetweenProbes, int probeBackoff, long settleNanos, Mode firstMode) {
+    /**
+     * Windows of 20 ms and 8 runs or more; after a probe that lost, 8 times as many windows
+     * before the next, at most 64 (a probe of a mode that runs a fifth of the rows then costs
+     * the other about 1.5%). After each change the new mode settles for 5 ms and 8 runs before
+     * its window starts: in the first window after a change from unbatched runs, batching ran a
+     * sixth to a tenth of the rows it ran once settled (the mlp at 64 callers). Without a delay
+     * the policy starts unbatched: a caller is never held back before batching is measured to
+     * pay.
+     */
     static Settings of(int maxBatchSize, long maxDelayNanos, int[] allowedBatchSizes,
         int maxConcurrentBatches) {
       return new Settings(maxBatchSize, maxDelayNanos, allowedBatchSizes, maxConcurrentBatches,
-          Math.max(maxBatchSize, maxConcurrentBatches), 20_000_000, 8, 32);
+          Math.max(maxBatchSize, maxConcurrentBatches), 20_000_000, 8, 64, 8, 5_000_000,
+          maxDelayNanos == 0 ? Mode.UNBATCHED : Mode.BATCHED);
     }
   }
 
@@ -128,9 +144,9 @@ final class BatchPolicy {
   /** The callers a run served, averaged over recent runs: near 1 without load. */
   private double recentCallersPerRun = 1;
 
-  private Mode mode = Mode.BATCHED;
+  private Mode mode;
   /** The mode measured best, which the policy returns to after a probe of the other. */
-  private Mode keptMode = Mode.BATCHED;
+  private Mode keptMode;
   private boolean probing;
   /**
    * The rows and the time of the kept mode's windows since the last probe: their rows per second
@@ -143,15 +159,22 @@ final class BatchPolicy {
   private int windowsUntilProbe = 1;
   private int windowsBetweenProbes = 1;
   private long windowStartNanos;
+  /** Whether the mode changed and is settling: its window has not started yet. */
+  private boolean settling;
   private long windowRows;
-  private int windowRuns;
+  private long windowRuns;
   /** The rows of the last run that ended, and until when a smaller batch waits for as many. */
   private int lastRunRows;
   private long gatherUntilNanos;
 
   BatchPolicy(Settings settings, LongSupplier clock) {
+    if (settings.firstMode() == Mode.UNBATCHED && settings.maxDelayNanos() != 0) {
+      throw new IllegalArgumentException("with a delay, rows always batch");
+    }
     this.settings = settings;
     this.clock = clock;
+    this.mode = settings.firstMode();
+    this.keptMode = mode;
     this.windowStartNanos = clock.getAsLong();
   }
 
@@ -167,8 +190,9 @@ final class BatchPolicy {
       return Decision.QUEUE;
     }
     if (mode == Mode.UNBATCHED) {
-      return runningOfThisMode() < settings.unbatchedConcurrency() ? Decision.RUN_ALONE
-          : Decision.QUEUE;
+      // The unbatched lane admits callers without the lock (UnbatchedLane), up to the lane's
+      // capacity; a caller it refused queues.
+      return Decision.QUEUE;
     }
     // Batched: under load runs serve several callers and callers queue, so that batches form
     // (measured: callers that ran alone whenever the model was idle made smaller batches).
@@ -181,7 +205,26 @@ final class BatchPolicy {
    * read without the lock, so that under load a caller goes straight to the queue.
    */
   boolean callersMayRunAlone() {
-    return adapts() && (mode == Mode.UNBATCHED || recentCallersPerRun < LONE_CALLERS_PER_RUN);
+    return adapts() && mode == Mode.BATCHED && recentCallersPerRun < LONE_CALLERS_PER_RUN;
+  }
+
+  /**
+   * Whether blocking callers run their own rows through the unbatched lane, which admits them
+   * without the lock while fewer than {@link #laneCapacity()} of its runs are in flight and
+   * nothing is queued; its runs are told to the policy in bulk ({@link #laneRunsFinished}).
+   */
+  boolean laneOpen() {
+    return adapts() && mode == Mode.UNBATCHED;
+  }
+
+  /** The most runs the unbatched lane admits at once. */
+  int laneCapacity() {
+    return settings.unbatchedConcurrency();
+  }
+
+  /** Identifies the current mode among the changes: the epoch of the lane opened for it. */
+  long modeToken() {
+    return modeChanges;
   }
 
   /**
@@ -218,10 +261,34 @@ final class BatchPolicy {
   }
 
   /**
+   * Runs of the unbatched lane that ended since the last call, in the current mode, one caller
+   * each; their rows count in the current window, which may end and change the mode.
+   */
+  void laneRunsFinished(long runs, long rows) {
+    if (runs == 0) {
+      return;
+    }
+    recentCallersPerRun = 1 + (recentCallersPerRun - 1) * Math.pow(1 - RECENT_RUN_WEIGHT, runs);
+    long now = clock.getAsLong();
+    lastRunRows = 1;
+    gatherUntilNanos = now;
+    countInWindow(runs, rows, now);
+  }
+
+  /**
+   * The unbatched lane closed after a change of mode with {@code runs} in flight: they now run
+   * as the earlier mode's, each to end with {@link #runFinished} given {@link #EARLIER_MODE}.
+   */
+  void laneClosedWith(int runs) {
+    running += runs;
+    runningOfEarlierMode += runs;
+  }
+
+  /**
    * A run ended, successfully or not; its rows count in the current window, which may end and
    * change the mode.
    *
-   * @param started what {@link #runStarted} returned for this run
+   * @param started what {@link #runStarted} returned for this run, or {@link #EARLIER_MODE}
    * @param runNanos how long the run took; 0 where it does not matter (a caller's rows alone)
    */
   void runFinished(long started, int callers, int rows, long runNanos) {
@@ -240,9 +307,21 @@ final class BatchPolicy {
       }
       return;
     }
+    countInWindow(1, rows, now);
+  }
+
+  private void countInWindow(long runs, long rows, long now) {
     windowRows += rows;
-    windowRuns++;
+    windowRuns += runs;
     long elapsed = now - windowStartNanos;
+    if (settling) {
+      // The callers are still moving to this mode: its rows are not measured yet.
+      if (elapsed >= settings.settleNanos() && windowRuns >= settings.minRunsPerWindow()) {
+        settling = false;
+        startWindow(now);
+      }
+      return;
+    }
     if (elapsed >= settings.windowNanos() && windowRuns >= settings.minRunsPerWindow()) {
       endWindow(elapsed, now);
     }
@@ -279,7 +358,7 @@ final class BatchPolicy {
       windowsBetweenProbes = 1;
     } else {
       changeMode(keptMode);
-      windowsBetweenProbes = Math.min(2 * windowsBetweenProbes,
+      windowsBetweenProbes = Math.min(settings.probeBackoff() * windowsBetweenProbes,
           settings.maxWindowsBetweenProbes());
     }
     windowsUntilProbe = windowsBetweenProbes;
@@ -292,6 +371,7 @@ final class BatchPolicy {
     mode = next;
     modeChanges++;
     runningOfEarlierMode = running;
+    settling = settings.settleNanos() > 0;
   }
 
   private int runningOfThisMode() {

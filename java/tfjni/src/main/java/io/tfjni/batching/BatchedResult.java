@@ -63,6 +63,11 @@ public final class BatchedResult implements AutoCloseable {
     return outputs[index];
   }
 
+  /** The outputs themselves, for handing them on (see {@link BatchingPredictor#predict(Tensor[], io.tfjni.RunResult)}). */
+  Tensor[] outputs() {
+    return outputs;
+  }
+
   /** Frees every output; idempotent. */
   @Override
   public void close() {

@@ -10,6 +10,7 @@ import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TensorFlowException;
 import io.tfjni.TensorSpec;
+import io.tfjni.internal.CoreAccess;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -41,8 +42,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * for a small model can cost more than the runs it saves. So with no delay (the default) the
  * batching predictor measures the rows per second it runs with batching and with each blocking
  * caller running its own rows on its own thread (up to as many at once as the maximum batch
- * size), over windows of some milliseconds; it keeps the better and tries the other again from
- * time to time, less often each time that loses. With a delay, rows always batch.
+ * size), over windows of some milliseconds; it starts unbatched, keeps the better and tries the
+ * other again from time to time, less often each time that loses. With a delay, rows always
+ * batch.
  *
  * <pre>{@code
  * try (SavedModel model = SavedModel.load(Path.of("model"));
@@ -84,7 +86,10 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class BatchingPredictor implements AutoCloseable {
   /** What {@link #claimIdleModel} returns when the caller is to queue (tokens are never < 0). */
   private static final long NOT_CLAIMED = -1;
+  /** How often runs of the unbatched lane hand their counts to the policy, at most. */
+  private static final long LANE_COUNTS_INTERVAL_NANOS = 2_000_000;
   private static final System.Logger LOG = System.getLogger("io.tfjni");
+  private static final CoreAccess CORE = CoreAccess.get();
 
   private final Predictor predictor;
   /** The batch sizes run through a predictor of their own, ascending, and those predictors. */
@@ -115,11 +120,23 @@ public final class BatchingPredictor implements AutoCloseable {
   private final BatchPolicy policy;
   private long batchesRun;
   private long rowsRun;
+  /** The runs of the unbatched lane among {@link #batchesRun}. */
+  private long laneRuns;
   /**
    * The policy's {@link BatchPolicy#callersMayRunAlone()} as of the last run's end; read without
    * the lock, so that under load a caller goes straight to the queue, taking the lock once.
    */
   private volatile boolean callersMayRunAlone;
+  /**
+   * Admits blocking callers to run their own rows without the lock while the policy is in its
+   * unbatched mode ({@link BatchPolicy#laneOpen}); opened and closed under the lock.
+   */
+  private final UnbatchedLane lane = new UnbatchedLane();
+  private final int laneCapacity;
+  /** Whether rows are queued or a batch is being formed (callers then queue behind them). */
+  private volatile boolean queueBusy;
+  /** When a run of the lane next hands the lane's counts to the policy (System.nanoTime()). */
+  private volatile long laneCountsDueNanos;
   private final LongAdder runsAlone = new LongAdder();
   private boolean closed;
   private final Thread batchingThread;
@@ -142,7 +159,8 @@ public final class BatchingPredictor implements AutoCloseable {
     this.policy = new BatchPolicy(BatchPolicy.Settings.of(maxBatchSize,
         builder.maxDelay.toNanos(), allowedBatchSizes, builder.maxConcurrentBatches),
         System::nanoTime);  // the clock of QueuedRows.queuedNanos
-    this.callersMayRunAlone = policy.callersMayRunAlone();
+    this.laneCapacity = policy.laneCapacity();
+    followPolicy();  // opens the lane if the policy starts unbatched
     this.batchingThread = new Thread(this::batchingLoop, builder.threadName);
     batchingThread.setDaemon(true);
     batchingThread.start();
@@ -190,13 +208,74 @@ public final class BatchingPredictor implements AutoCloseable {
    * @throws IllegalStateException if this predictor is closed before the rows ran
    */
   public BatchedResult predict(Tensor... inputs) {
-    QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
-    long started = claimIdleModel(request);
-    if (started != NOT_CLAIMED) {
-      return runAlone(inputs, request.rows, started);
+    int rows = layout.checkedRows(inputs, maxBatchSize);
+    long epoch = claimLane(rows);
+    if (epoch != UnbatchedLane.REFUSED) {
+      return runOwnRows(inputs, rows, null, epoch, NOT_CLAIMED);
     }
+    long started = claimIdleModel(rows);
+    if (started != NOT_CLAIMED) {
+      return runOwnRows(inputs, rows, null, UnbatchedLane.REFUSED, started);
+    }
+    return queueAndAwait(queuedCopy(inputs));
+  }
+
+  /**
+   * A result for {@link #predict(Tensor[], RunResult)} to refill, call after call: one per calling
+   * thread, closed by it.
+   *
+   * @return an empty result of the batcher's predictor
+   */
+  public RunResult newResult() {
+    return predictor.newResult();
+  }
+
+  /**
+   * Runs the caller's rows as {@link #predict(Tensor...)} does, and puts the caller's rows of
+   * every output into {@code into}, a result the caller reuses from call to call (as {@link
+   * Predictor#run(Tensor[], RunResult)} refills one). A caller that runs its own rows on its
+   * thread (a lone caller, or unbatched runs) then makes no Java garbage and copies nothing: the
+   * run's outputs are the result's; a batched caller's rows are copied out of the batch as by
+   * {@link #predict(Tensor...)}. The outputs are valid until the next call into {@code into}.
+   *
+   * @param inputs the caller's rows of every input; not closed, not kept
+   * @param into a result of this batcher's {@link #newResult()}, refilled
+   * @return {@code into}
+   * @throws TensorFlowException the run failed (TensorFlow's code and message), or the {@linkplain
+   *     Builder#callTimeout call timeout} passed (DEADLINE_EXCEEDED)
+   * @throws IllegalArgumentException if the rows do not fit the signature (dtype, shape, count),
+   *     or {@code into} is not a result of this batcher's predictor
+   * @throws RejectedExecutionException if the queue is full
+   * @throws IllegalStateException if this predictor is closed before the rows ran, or {@code into}
+   *     is closed
+   */
+  public RunResult predict(Tensor[] inputs, RunResult into) {
+    if (CORE.ownerOf(Objects.requireNonNull(into, "into")) != predictor) {
+      throw new IllegalArgumentException("the result holder belongs to another predictor than"
+          + " the batcher's: make it with the batcher's newResult()");
+    }
+    int rows = layout.checkedRows(inputs, maxBatchSize);
+    long epoch = claimLane(rows);
+    if (epoch != UnbatchedLane.REFUSED) {
+      runOwnRows(inputs, rows, into, epoch, NOT_CLAIMED);
+      return into;
+    }
+    long started = claimIdleModel(rows);
+    if (started != NOT_CLAIMED) {
+      runOwnRows(inputs, rows, into, UnbatchedLane.REFUSED, started);
+      return into;
+    }
+    try (BatchedResult answer = queueAndAwait(queuedCopy(inputs))) {
+      CORE.refill(into, answer.outputs());
+    }
+    return into;
+  }
+
+  /** The caller's rows, checked and copied, to wait in the queue. */
+  private QueuedRows queuedCopy(Tensor[] inputs) {
+    QueuedRows request = layout.rowsOf(inputs, maxBatchSize);
     BatchLayout.copyRows(inputs, request);
-    return queueAndAwait(request);
+    return request;
   }
 
   /**
@@ -241,11 +320,12 @@ public final class BatchingPredictor implements AutoCloseable {
    */
   public BatchedResult predictRow(Object... row) {
     QueuedRows request = layout.rowOf(row);
-    long started = claimIdleModel(request);
-    if (started != NOT_CLAIMED) {
+    long epoch = claimLane(request.rows);
+    long started = epoch == UnbatchedLane.REFUSED ? claimIdleModel(request.rows) : NOT_CLAIMED;
+    if (epoch != UnbatchedLane.REFUSED || started != NOT_CLAIMED) {
       Tensor[] inputs = layout.concatenate(List.of(request), request.rows);
       try {
-        return runAlone(inputs, request.rows, started);
+        return runOwnRows(inputs, request.rows, null, epoch, started);
       } finally {
         BatchLayout.closeAll(inputs);
       }
@@ -266,13 +346,13 @@ public final class BatchingPredictor implements AutoCloseable {
    * so, that run now counts as running, and this is its token of {@link BatchPolicy#runStarted};
    * if not, {@link #NOT_CLAIMED}.
    */
-  private long claimIdleModel(QueuedRows request) {
+  private long claimIdleModel(int rows) {
     if (!callersMayRunAlone) {
       return NOT_CLAIMED;
     }
     lock.lock();
     try {
-      if (closed || policy.forCaller(request.rows, forming || !queue.isEmpty()).kind()
+      if (closed || policy.forCaller(rows, forming || !queue.isEmpty()).kind()
           != BatchPolicy.Decision.Kind.RUN_ALONE) {
         return NOT_CLAIMED;
       }
@@ -282,28 +362,106 @@ public final class BatchingPredictor implements AutoCloseable {
     }
   }
 
-  /** Runs a caller's own tensors, claimed by {@link #claimIdleModel}; its outputs become its. */
-  private BatchedResult runAlone(Tensor[] inputs, int rows, long started) {
+  /**
+   * Whether the unbatched lane admits a blocking caller's rows to run on its thread at once: the
+   * lane is open, nothing is queued (queued rows go first) and the rows are an allowed size.
+   *
+   * @return the run's lane epoch, or {@link UnbatchedLane#REFUSED}
+   */
+  private long claimLane(int rows) {
+    if (queueBusy || BatchPolicy.paddedSize(rows, allowedBatchSizes) != rows) {
+      return UnbatchedLane.REFUSED;
+    }
+    return lane.claim(laneCapacity);
+  }
+
+  /**
+   * Runs a caller's own tensors on its thread, admitted by the lane ({@code laneEpoch}) or else
+   * by {@link #claimIdleModel} ({@code policyToken}): into {@code into}, or, with none, into
+   * outputs of its own, which become its result (returned).
+   */
+  private BatchedResult runOwnRows(Tensor[] inputs, int rows, RunResult into, long laneEpoch,
+      long policyToken) {
     long runStart = listeners.length == 0 ? 0 : System.nanoTime();
     for (BatchListener listener : listeners) {
       tellCallerStarted(listener, 0);
     }
     boolean failed = true;
     try {
-      RunResult result = predictorFor(rows, rows).run(inputs);
-      try {
-        BatchedResult own = layout.handOver(result, rows);
-        failed = false;
-        return own;
-      } catch (RuntimeException | Error e) {
-        result.close();
-        throw e;
+      Predictor chosen = predictorFor(rows, rows);
+      BatchedResult own = null;
+      if (into == null) {
+        RunResult result = chosen.run(inputs);
+        try {
+          own = layout.handOver(result, rows);
+        } catch (RuntimeException | Error e) {
+          result.close();
+          throw e;
+        }
+      } else if (chosen == predictor) {
+        predictor.run(inputs, into);
+      } else {
+        try (RunResult result = chosen.run(inputs)) {
+          CORE.refill(into, layout.handOver(result, rows).outputs());
+        }
       }
+      failed = false;
+      return own;
     } finally {
-      finishRun(started, 1, rows, 0);
+      if (laneEpoch != UnbatchedLane.REFUSED) {
+        finishLaneRun(laneEpoch, rows);
+      } else {
+        finishRun(policyToken, 1, rows, 0);
+      }
       runsAlone.increment();
       tellRun(1, rows, runStart, failed);
     }
+  }
+
+  /**
+   * A run of the lane ended: counted by the lane, handed to the policy in bulk from time to time;
+   * or, if the lane closed under it, told to the policy as a run of the earlier mode.
+   */
+  private void finishLaneRun(long epoch, int rows) {
+    if (!lane.finish(epoch, rows)) {
+      finishRun(BatchPolicy.EARLIER_MODE, 1, rows, 0);
+      return;
+    }
+    if (System.nanoTime() - laneCountsDueNanos >= 0 && lock.tryLock()) {
+      try {
+        countLaneRuns();
+        followPolicy();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Hands the lane's runs since the last call to the counts and the policy. Under the lock. */
+  private void countLaneRuns() {
+    long runs = lane.takeRuns();
+    long rows = lane.takeRows();
+    batchesRun += runs;
+    rowsRun += rows;
+    laneRuns += runs;
+    policy.laneRunsFinished(runs, rows);
+    laneCountsDueNanos = System.nanoTime() + LANE_COUNTS_INTERVAL_NANOS;
+  }
+
+  /**
+   * Opens or closes the lane as the policy's mode now asks, and updates what callers read
+   * without the lock. Under the lock, after every call that may change the policy's mode.
+   */
+  private void followPolicy() {
+    long epoch = policy.modeToken() & 0xFFFF_FFFFL;
+    boolean open = !closed && policy.laneOpen();
+    if (lane.isOpen() && !(open && lane.isOpenFor(epoch))) {
+      policy.laneClosedWith(lane.close());
+    }
+    if (open && !lane.isOpen()) {
+      lane.open(epoch);
+    }
+    callersMayRunAlone = policy.callersMayRunAlone();
   }
 
   private void tellCallerStarted(BatchListener listener, long waitNanos) {
@@ -342,6 +500,7 @@ public final class BatchingPredictor implements AutoCloseable {
       }
       queue.addLast(request);
       queuedRows += request.rows;
+      queueBusy = true;
       if (callTimeoutNanos > 0) {
         request.answer.orTimeout(callTimeoutNanos, TimeUnit.NANOSECONDS);
       }
@@ -425,7 +584,8 @@ public final class BatchingPredictor implements AutoCloseable {
       }
     } finally {
       forming = false;
-      if (!queue.isEmpty()) {
+      queueBusy = !queue.isEmpty();
+      if (queueBusy) {
         leaderNeeded.signal();
       }
       lock.unlock();
@@ -549,10 +709,11 @@ public final class BatchingPredictor implements AutoCloseable {
   private void finishRun(long started, int callers, int rows, long runNanos) {
     lock.lock();
     try {
+      countLaneRuns();  // before this run, which may end the window
       batchesRun++;
       rowsRun += rows;
       policy.runFinished(started, callers, rows, runNanos);
-      callersMayRunAlone = policy.callersMayRunAlone();
+      followPolicy();
       if (policy.running() == 0) {
         batchesDone.signalAll();
       }
@@ -600,6 +761,8 @@ public final class BatchingPredictor implements AutoCloseable {
   public long batchesRun() {
     lock.lock();
     try {
+      countLaneRuns();
+      followPolicy();
       return batchesRun;
     } finally {
       lock.unlock();
@@ -614,7 +777,26 @@ public final class BatchingPredictor implements AutoCloseable {
   public long rowsRun() {
     lock.lock();
     try {
+      countLaneRuns();
+      followPolicy();
       return rowsRun;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether the unbatched lane admits callers now (the policy's mode is unbatched). */
+  boolean laneOpen() {
+    return lane.isOpen();
+  }
+
+  /** How many runs went through the unbatched lane (counted in {@link #runsAlone()} too). */
+  long laneRuns() {
+    lock.lock();
+    try {
+      countLaneRuns();
+      followPolicy();
+      return laneRuns;
     } finally {
       lock.unlock();
     }
@@ -644,6 +826,8 @@ public final class BatchingPredictor implements AutoCloseable {
       dropped = new ArrayList<>(queue);
       queue.clear();
       queuedRows = 0;
+      queueBusy = false;
+      followPolicy();  // closes the lane: its runs in flight count as running
       leaderNeeded.signalAll();
       rowsArrived.signalAll();
       while (policy.running() > 0) {

@@ -1,6 +1,8 @@
 package io.tfjni.internal;
 
 import io.tfjni.Device;
+import io.tfjni.Predictor;
+import io.tfjni.RunResult;
 import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
 import java.util.List;
@@ -47,6 +49,20 @@ public abstract class CoreAccess {
 
   /** Takes ownership of a native tensor made elsewhere in tfjni (an eager result). */
   public abstract Tensor adopt(long handle);
+
+  /**
+   * The predictor a result belongs to.
+   *
+   * @throws IllegalStateException if the result is closed
+   */
+  public abstract Predictor ownerOf(RunResult result);
+
+  /**
+   * Makes {@code outputs} (one per output, of the result's dtypes) the result's outputs, freeing
+   * the ones it held: the result takes their native tensors and the given objects are left
+   * empty.
+   */
+  public abstract void refill(RunResult result, Tensor[] outputs);
 
   /** Whether the caller may write the tensor's memory (it made it; not a run's output). */
   public abstract boolean isWritable(Tensor tensor);

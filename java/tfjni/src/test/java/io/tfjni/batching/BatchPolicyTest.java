@@ -1,6 +1,8 @@
 package io.tfjni.batching;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.batching.BatchPolicy.Decision;
 import io.tfjni.batching.BatchPolicy.Mode;
@@ -16,7 +18,11 @@ class BatchPolicyTest {
   private static final long MS = 1_000_000;
   private static final int MAX_BATCH = 8;
   private static final int UNBATCHED_CONCURRENCY = 4;
-  /** Windows of 1 ms and 2 runs or more; at most 4 windows between probes. */
+  /**
+   * Windows of 1 ms and 2 runs or more; twice the windows after a lost probe, at most 4; every
+   * window measured; the batched mode first (the rules of each mode are tested from their
+   * start).
+   */
   private static final long WINDOW = MS;
   private static final int MIN_RUNS = 2;
   private static final int MAX_WINDOWS_BETWEEN_PROBES = 4;
@@ -35,7 +41,8 @@ class BatchPolicyTest {
 
   private BatchPolicy policy(long maxDelayNanos, int[] allowed, int maxConcurrentBatches) {
     return new BatchPolicy(new Settings(MAX_BATCH, maxDelayNanos, allowed, maxConcurrentBatches,
-        UNBATCHED_CONCURRENCY, WINDOW, MIN_RUNS, MAX_WINDOWS_BETWEEN_PROBES), clock);
+        UNBATCHED_CONCURRENCY, WINDOW, MIN_RUNS, MAX_WINDOWS_BETWEEN_PROBES, 2, 0, Mode.BATCHED),
+        clock);
   }
 
   private BatchPolicy noDelay() {
@@ -183,49 +190,84 @@ class BatchPolicyTest {
   }
 
   @Test
-  void unbatchedCallersRunAloneUpToTheirConcurrencyAndQueuedRowsGoFirst() {
+  void unbatchedCallersGoThroughTheLaneAndQueuedRowsRunUpToItsCapacity() {
     BatchPolicy policy = noDelay();
+    assertFalse(policy.laneOpen());
     window(policy, 2, WINDOW);  // the first window ends: the policy probes the unbatched mode
     assertEquals(Mode.UNBATCHED, policy.mode());
-    long started = 0;
-    for (int caller = 0; caller < UNBATCHED_CONCURRENCY; caller++) {
-      assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "caller " + caller);
-      started = policy.runStarted();
-    }
+    assertTrue(policy.laneOpen());
+    assertEquals(UNBATCHED_CONCURRENCY, policy.laneCapacity());
+    // The lane admits callers; one it refused (full, or rows queued) queues.
     assertEquals(Decision.QUEUE, policy.forCaller(1, false));
+    long[] started = new long[UNBATCHED_CONCURRENCY];
+    for (int batch = 0; batch < UNBATCHED_CONCURRENCY; batch++) {
+      assertEquals(Decision.run(1), policy.forQueue(clock.now, 1), "batch " + batch);
+      started[batch] = policy.runStarted();
+    }
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 1));
-    policy.runFinished(started, 1, 1, 0);
+    policy.runFinished(started[0], 1, 1, 0);
     assertEquals(Decision.run(1), policy.forQueue(clock.now, 1));
-    assertEquals(Decision.QUEUE, policy.forCaller(1, true));
-    assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false));
+  }
+
+  @Test
+  void theLanesRunsCountInTheWindowInBulk() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms, 1,000 rows/s; unbatched is tried
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    clock.now += WINDOW / 2;
+    policy.laneRunsFinished(MIN_RUNS, 3);  // enough runs, not enough time: the window goes on
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    clock.now += WINDOW / 2;
+    policy.laneRunsFinished(1, 1);  // 4 rows in 1 ms, 4,000 rows/s: the unbatched mode is kept
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    clock.now += WINDOW;
+    policy.laneRunsFinished(0, 0);  // nothing to count: no window ends
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // the kept mode's window: batching is tried
+    assertEquals(Mode.BATCHED, policy.mode());
+    // Batching is tried as after unbatched runs told one by one: from a mean of 3 callers per
+    // run, callers queue.
+    assertEquals(Decision.QUEUE, policy.forCaller(1, false));
   }
 
   @Test
   void runsOfTheModeBeforeAChangeDoNotHoldBackTheNext() {
     BatchPolicy policy = noDelay();
     window(policy, 1, 2 * WINDOW);  // batched: 2 rows in 2 ms; the unbatched mode is probed
-    long[] unbatched = new long[UNBATCHED_CONCURRENCY];
-    for (int caller = 0; caller < UNBATCHED_CONCURRENCY; caller++) {
-      assertEquals(Decision.RUN_ALONE, policy.forCaller(1, false), "caller " + caller);
-      unbatched[caller] = policy.runStarted();
-    }
     clock.now += WINDOW;
-    policy.runFinished(unbatched[0], 1, 1, 0);
-    policy.runFinished(unbatched[1], 1, 1, 0);  // 2 rows in 1 ms: the unbatched mode is kept
-    assertEquals(Mode.UNBATCHED, policy.mode());
+    policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // 2 rows in 1 ms: the unbatched mode is kept
     clock.now += WINDOW;
-    policy.runFinished(unbatched[2], 1, 1, 0);
-    run(policy, 1, 0);  // the kept mode's window ended: the batched mode is probed
+    policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // the kept mode's window: batching is probed
     assertEquals(Mode.BATCHED, policy.mode());
-    // One unbatched run is still in flight; the batched mode has none: a batch runs at once.
+    policy.laneClosedWith(2);  // two of the lane's runs were still in flight
+    assertEquals(2, policy.running());
+    // They run as the unbatched mode's; the batched mode has none: a batch runs at once.
     assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
     long batch = policy.runStarted();
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
-    policy.runFinished(unbatched[3], 1, 1, 0);
+    policy.runFinished(BatchPolicy.EARLIER_MODE, 1, 1, 0);
     assertEquals(Decision.WAIT_FOR_RUN, policy.forQueue(clock.now, 3));
     policy.runFinished(batch, 3, 3, 0);
     assertEquals(Decision.run(3), policy.forQueue(clock.now, 3));
+    policy.runFinished(BatchPolicy.EARLIER_MODE, 1, 1, 0);
     assertEquals(0, policy.running());
+  }
+
+  @Test
+  void aWindowStartsWhenTheLaneRunsOfTheEarlierModeHaveEnded() {
+    BatchPolicy policy = noDelay();
+    window(policy, 1, 2 * WINDOW);  // batched, 1,000 rows/s; unbatched is tried
+    clock.now += WINDOW;
+    policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // unbatched, 2,000 rows/s: kept
+    clock.now += WINDOW;
+    policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // the kept mode's window: batching is tried
+    assertEquals(Mode.BATCHED, policy.mode());
+    policy.laneClosedWith(1);
+    run(policy, 10, WINDOW);  // a batch while the lane's run is still in flight: not measured
+    policy.runFinished(BatchPolicy.EARLIER_MODE, 1, 1, 0);  // the window starts now
+    run(policy, 1, WINDOW);
+    run(policy, 1, WINDOW);  // 2 rows in 2 ms: batching lost (from the batch on: 11 in 2 ms)
+    assertEquals(Mode.UNBATCHED, policy.mode());
   }
 
   @Test
@@ -284,6 +326,39 @@ class BatchPolicyTest {
       window(policy, mode == Mode.BATCHED ? 8 : 3, WINDOW);
     }
     assertEquals(after, seen.toString());
+  }
+
+  @Test
+  void withoutADelayThePolicyStartsUnbatchedSettlesAfterChangesAndBacksOffEightfold() {
+    Settings settings = Settings.of(MAX_BATCH, 0, new int[0], 1);
+    BatchPolicy policy = new BatchPolicy(settings, clock);
+    assertEquals(Mode.UNBATCHED, policy.mode());
+    assertTrue(policy.laneOpen());
+    assertEquals(MAX_BATCH, policy.laneCapacity());
+    // Steps of 8 runs over a quarter of a window (8 runs and a quarter of a window: what a mode
+    // settles for after a change); unbatched runs 3 rows per run, batched 1. Each probe of
+    // batching settles for a step, is measured for a window (4 steps) and loses; the windows
+    // between probes grow 1, 8, 64, 64, each after a step in which the unbatched mode settles.
+    assertEquals(settings.windowNanos() / 4, settings.settleNanos());
+    String probe = "B" + "BBBB";
+    String expected = "UUUU" + probe + "U" + "UUUU".repeat(8) + probe + "U" + "UUUU".repeat(64)
+        + probe + "U" + "UUUU".repeat(64) + probe;
+    StringBuilder seen = new StringBuilder();
+    while (seen.length() < expected.length()) {
+      Mode mode = policy.mode();
+      seen.append(mode == Mode.BATCHED ? 'B' : 'U');
+      for (int run = 0; run < 8; run++) {
+        long started = policy.runStarted();
+        clock.now += settings.windowNanos() / 32;
+        int rows = mode == Mode.BATCHED ? 1 : 3;
+        policy.runFinished(started, rows, rows, settings.windowNanos() / 32);
+      }
+    }
+    assertEquals(expected, seen.toString());
+
+    BatchPolicy delayed = new BatchPolicy(Settings.of(MAX_BATCH, MS, new int[0], 1), clock);
+    assertEquals(Mode.BATCHED, delayed.mode());
+    assertFalse(delayed.laneOpen());
   }
 
   @Test

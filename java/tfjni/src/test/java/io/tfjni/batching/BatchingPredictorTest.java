@@ -3,11 +3,14 @@ package io.tfjni.batching;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tfjni.AllocationTest;
 import io.tfjni.Predictor;
+import io.tfjni.RunResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
@@ -19,12 +22,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -455,6 +460,170 @@ class BatchingPredictorTest {
       assertEquals(4, batcher.runsAlone());
       assertEquals(4, batcher.batchesRun());
       assertEquals(7, batcher.rowsRun());
+    }
+  }
+
+  @Test
+  void aCallerReusingAResultGetsItsOwnRowsAloneOrFromABatch() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add")) {
+      // Alone: the run's outputs are the result's.
+      try (BatchingPredictor batcher = BatchingPredictor.builder(add).build();
+          RunResult into = batcher.newResult()) {
+        for (int call = 1; call <= 3; call++) {
+          try (Tensor a = Tensor.of(new float[] {call, 2 * call}, 2);
+              Tensor b = Tensor.of(new float[] {10, 20}, 2)) {
+            assertSame(into, batcher.predict(new Tensor[] {a, b}, into));
+          }
+          assertArrayEquals(new float[] {call + 10, 2 * call + 20},
+              into.get("sum").toFloatArray());
+        }
+        assertEquals(3, batcher.runsAlone());
+      }
+      // In a batch with another caller's row: its own row only, copied out of the batch.
+      try (BatchingPredictor batcher = waitForFullBatches(add, 2).build();
+          RunResult into = batcher.newResult()) {
+        for (int call = 1; call <= 2; call++) {
+          CompletableFuture<BatchedResult> other;
+          try (Tensor a = Tensor.of(new float[] {100 * call}, 1);
+              Tensor b = Tensor.of(new float[] {1}, 1)) {
+            other = batcher.submit(a, b);
+          }
+          try (Tensor a = Tensor.of(new float[] {call}, 1);
+              Tensor b = Tensor.of(new float[] {2}, 1)) {
+            batcher.predict(new Tensor[] {a, b}, into);
+          }
+          assertArrayEquals(new long[] {1}, into.get("sum").shape());
+          assertArrayEquals(new float[] {call + 2}, into.get("sum").toFloatArray());
+          assertArrayEquals(new float[] {100 * call + 1}, sumOf(other));
+        }
+        assertEquals(0, batcher.runsAlone());
+        assertEquals(2, batcher.batchesRun());
+      }
+    }
+  }
+
+  @Test
+  void aResultOfAnotherPredictorOrAClosedOneIsRefused() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add");
+        Predictor otherAdd = model.predictor("add");
+        BatchingPredictor batcher = BatchingPredictor.builder(add).build();
+        RunResult foreign = otherAdd.newResult();
+        Tensor a = Tensor.of(new float[] {1}, 1);
+        Tensor b = Tensor.of(new float[] {2}, 1)) {
+      Tensor[] inputs = {a, b};
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> batcher.predict(inputs, foreign));
+      assertTrue(e.getMessage().contains("newResult()"), e.getMessage());
+      RunResult closed = batcher.newResult();
+      closed.close();
+      assertThrows(IllegalStateException.class, () -> batcher.predict(inputs, closed));
+      assertThrows(NullPointerException.class, () -> batcher.predict(inputs, null));
+      assertEquals(0, batcher.batchesRun());
+    }
+  }
+
+  @Test
+  void unbatchedCallersRunThroughTheLaneWithoutGarbageAndEveryRunCounts() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add");
+        BatchingPredictor batcher = BatchingPredictor.builder(add).build();
+        RunResult into = batcher.newResult();
+        Tensor a = Tensor.of(new float[] {1.5f}, 1);
+        Tensor b = Tensor.of(new float[] {2}, 1)) {
+      Tensor[] inputs = {a, b};
+      // A lone caller's runs are as fast in both modes: the policy tries the unbatched one after
+      // its first window, and again from time to time.
+      long calls = 0;
+      while (batcher.laneRuns() == 0) {
+        batcher.predict(inputs, into);
+        calls++;
+        assertTrue(calls < 10_000_000, "the unbatched lane never ran");
+      }
+      long bytes = AllocationTest.fewestBytesAllocated(() -> batcher.predict(inputs, into), 20);
+      assertEquals(0, bytes, "bytes allocated in the fewest of the rounds of calls");
+      assertArrayEquals(new float[] {3.5f}, into.get("sum").toFloatArray());
+      // Every call is one run of one row, whichever way it ran; count until the lane ran some.
+      long laneRuns = batcher.laneRuns();
+      for (int chunk = 0; batcher.laneRuns() == laneRuns; chunk++) {
+        assertTrue(chunk < 10_000, "the unbatched lane never ran again");
+        long runs = batcher.batchesRun();
+        assertEquals(runs, batcher.rowsRun(), "one row per run");
+        for (int i = 0; i < 1000; i++) {
+          batcher.predict(inputs, into);
+        }
+        assertEquals(runs + 1000, batcher.batchesRun(), "every run counted");
+      }
+    }
+  }
+
+  @Test
+  void closeWaitsForTheRunsOfTheUnbatchedLane() throws Exception {
+    CountDownLatch inRun = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean holdNextRun = new AtomicBoolean();
+    BatchListener holding = new BatchListener() {
+      @Override
+      public void onCallerStarted(long waitNanos) {}
+
+      @Override
+      public void onRun(int callers, int rows, long runNanos, boolean failed) {}
+
+      @Override
+      public void onPredictorChosen(int rows, int batchSize, boolean ofItsSize) {
+        if (holdNextRun.getAndSet(false)) {  // on the caller's thread, inside its run
+          inRun.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    };
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add");
+        Tensor a = Tensor.of(new float[] {1.5f}, 1);
+        Tensor b = Tensor.of(new float[] {2}, 1)) {
+      BatchingPredictor batcher = BatchingPredictor.builder(add).listener(holding).build();
+      try {
+        for (int call = 0; !batcher.laneOpen(); call++) {
+          assertTrue(call < 10_000_000, "the unbatched lane never opened");
+          batcher.predict(a, b).close();
+        }
+        // Nothing else runs: the mode cannot change before this caller is admitted by the lane.
+        holdNextRun.set(true);
+        Future<float[]> caller = threads.submit(() -> {
+          try (BatchedResult own = batcher.predict(a, b)) {
+            return own.get("sum").toFloatArray();
+          }
+        });
+        inRun.await();
+        AtomicBoolean released = new AtomicBoolean();
+        AtomicBoolean releasedBeforeClosed = new AtomicBoolean();
+        Thread closer = new Thread(() -> {
+          batcher.close();
+          releasedBeforeClosed.set(released.get());
+        });
+        closer.start();
+        // Once the closer waits (or, if close did not wait for the run, has ended), let the run
+        // end.
+        while (closer.isAlive() && closer.getState() != Thread.State.WAITING) {
+          Thread.onSpinWait();
+        }
+        released.set(true);
+        release.countDown();
+        closer.join();
+        assertTrue(releasedBeforeClosed.get(), "close returned while a lane run was in flight");
+        assertArrayEquals(new float[] {3.5f}, caller.get());
+      } finally {
+        release.countDown();
+        batcher.close();
+      }
+    } finally {
+      threads.shutdown();
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfjni.Predictor;
+import io.tfjni.RunResult;
 import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TestModels;
@@ -50,12 +51,17 @@ class BatchingStressTest {
     }
   }
 
-  /** With no delay, a blocking caller that finds the model idle may also run its rows alone. */
-  @ParameterizedTest(name = "{0}, callerLeads={1}, delay {2} ms")
-  @CsvSource({"NUMBERS, true, 1", "NUMBERS, false, 1", "NUMBERS, false, 0", "STRINGS, true, 1",
-      "STRINGS, false, 0"})
+  /**
+   * With no delay, a blocking caller that finds the model idle may also run its rows alone, and
+   * blocking callers run unbatched while the policy measures that to be faster. With {@code
+   * reuse}, blocking callers get their answers in a result each reuses.
+   */
+  @ParameterizedTest(name = "{0}, callerLeads={1}, delay {2} ms, reuse={3}")
+  @CsvSource({"NUMBERS, true, 1, false", "NUMBERS, false, 1, false", "NUMBERS, false, 0, false",
+      "NUMBERS, false, 0, true", "STRINGS, true, 1, true", "STRINGS, false, 0, false",
+      "STRINGS, false, 0, true"})
   void everyRequestEndsOnceWithItsOwnAnswerWhileCloseCutsIn(Rows kind, boolean callerLeads,
-      int delayMillis) throws Exception {
+      int delayMillis, boolean reuse) throws Exception {
     try (SavedModel model = SavedModel.load(TestModels.modelPath(kind.model));
         Predictor predictor = model.predictor(kind.signature)) {
       BatchingPredictor batcher = BatchingPredictor.builder(predictor).maxBatchSize(8)
@@ -71,7 +77,7 @@ class BatchingStressTest {
             int answered = 0;
             int refused = 0;
             boolean passedHalfway = false;
-            try {
+            try (RunResult reused = reuse ? batcher.newResult() : null) {
               for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
                 if (i == REQUESTS_PER_THREAD / 2) {
                   passedHalfway = true;
@@ -82,8 +88,9 @@ class BatchingStressTest {
                 }
                 int tag = thread * REQUESTS_PER_THREAD + i;
                 boolean blocking = i % 2 == 0;
-                if (kind == Rows.NUMBERS ? request(batcher, tag, 1 + i % 3, blocking)
-                    : requestStrings(batcher, tag, 1 + i % 3, blocking)) {
+                RunResult into = blocking ? reused : null;
+                if (kind == Rows.NUMBERS ? request(batcher, tag, 1 + i % 3, into, blocking)
+                    : requestStrings(batcher, tag, 1 + i % 3, into, blocking)) {
                   answered++;
                 } else {
                   refused++;
@@ -121,17 +128,17 @@ class BatchingStressTest {
    * One request of {@code rows} rows tagged {@code tag}: a = 4 tag + k, b = 2 a, so every sum is
    * 3 a, exact in float32. True if answered (and checked), false if refused by the close.
    */
-  private static boolean request(BatchingPredictor batcher, int tag, int rows, boolean blocking)
-      throws InterruptedException {
+  private static boolean request(BatchingPredictor batcher, int tag, int rows, RunResult into,
+      boolean blocking) throws InterruptedException {
     float[] a = new float[rows];
     float[] b = new float[rows];
     for (int k = 0; k < rows; k++) {
       a[k] = 4 * tag + k;
       b[k] = 2 * a[k];
     }
-    BatchedResult result;
+    Answer result;
     try (Tensor ta = Tensor.of(a, rows); Tensor tb = Tensor.of(b, rows)) {
-      result = answer(batcher, tag, blocking, ta, tb);
+      result = answer(batcher, tag, into, blocking, ta, tb);
     }
     if (result == null) {
       return false;
@@ -151,14 +158,14 @@ class BatchingStressTest {
    * the row number repeats the tag), checked as {@link #request} checks numbers.
    */
   private static boolean requestStrings(BatchingPredictor batcher, int tag, int rows,
-      boolean blocking) throws InterruptedException {
+      RunResult into, boolean blocking) throws InterruptedException {
     String[] strings = new String[rows];
     for (int k = 0; k < rows; k++) {
       strings[k] = "tag" + tag + "-row" + k + "-" + ("t" + tag).repeat(k);
     }
-    BatchedResult result;
+    Answer result;
     try (Tensor s = Tensor.ofStrings(strings, rows)) {
-      result = answer(batcher, tag, blocking, s);
+      result = answer(batcher, tag, into, blocking, s);
     }
     if (result == null) {
       return false;
@@ -178,11 +185,28 @@ class BatchingStressTest {
     return true;
   }
 
-  /** The request's answer, or null if the close refused it. */
-  private static BatchedResult answer(BatchingPredictor batcher, int tag, boolean blocking,
-      Tensor... inputs) throws InterruptedException {
+  /** A request's outputs: a batched result of its own, or a reused result (not closed). */
+  private record Answer(BatchedResult own, RunResult reused) implements AutoCloseable {
+    Tensor get(String key) {
+      return own != null ? own.get(key) : reused.get(key);
+    }
+
+    @Override
+    public void close() {
+      if (own != null) {
+        own.close();
+      }
+    }
+  }
+
+  /** The request's answer (into {@code into} if given), or null if the close refused it. */
+  private static Answer answer(BatchingPredictor batcher, int tag, RunResult into,
+      boolean blocking, Tensor... inputs) throws InterruptedException {
     try {
-      return blocking ? batcher.predict(inputs) : batcher.submit(inputs).get();
+      if (into != null) {
+        return new Answer(null, batcher.predict(inputs, into));
+      }
+      return new Answer(blocking ? batcher.predict(inputs) : batcher.submit(inputs).get(), null);
     } catch (IllegalStateException e) {
       return null;
     } catch (ExecutionException e) {
