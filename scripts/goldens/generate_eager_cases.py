@@ -21,6 +21,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import json
 import sys
 
+import keras
 import numpy as np
 import tensorflow as tf
 
@@ -53,6 +54,8 @@ DILATION_REWRITE = ("tfjni runs a dilated layer as undilated kernels (the input 
                     "SpaceToBatchND, or the filter spread with zeros between its taps), TensorFlow "
                     "Python as one dilated kernel or as the convolution's gradient: the same "
                     "products, summed in another order")
+NUMPY_CBRT = ("numpy.cbrt (TensorFlow has no cube root op) computes the root directly; tfjni as "
+              "|x| ** (1/3) by TensorFlow's Pow")
 ONEDNN_CONV_TRANSPOSE = ("with TF_ENABLE_ONEDNN_OPTS on, TensorFlow Python's 1-D transposed "
                          "convolution runs oneDNN's kernel, which sums in another order than "
                          "Eigen's")
@@ -66,6 +69,7 @@ TOLERANT = {
     "convolution_2d_dilated": DILATION_REWRITE,
     "convolutionTranspose_2d_dilated": DILATION_REWRITE,
     "convolutionTranspose_1d": ONEDNN_CONV_TRANSPOSE,
+    "cbrt_float": NUMPY_CBRT,
 }
 EXACT_WHY = "the same kernels as TensorFlow Python, in the same order"
 
@@ -239,6 +243,10 @@ def build_cases():
     case("log_float", tf.math.log, [POS])
     case("log_special", tf.math.log, [SPECIAL])
     case("log1p_float", tf.math.log1p, [POS])
+    case("log10_float", tf.experimental.numpy.log10, [POS])
+    case("log2_float", tf.experimental.numpy.log2, [POS])
+    case("cbrt_float", lambda x: np.cbrt(x.numpy()),
+         [np.array([-27.0, -2.0, 0.0, 0.125, 5.0], f32)])
     case("sqrt_float", tf.math.sqrt, [POS])
     case("sqrt_double", tf.math.sqrt, [np.abs(D)])
     case("rsqrt_float", tf.math.rsqrt, [POS])
@@ -253,6 +261,11 @@ def build_cases():
     case("floor_float", tf.math.floor, [HALVES])
     case("ceil_float", tf.math.ceil, [HALVES])
     case("ceil_double", tf.math.ceil, [D])
+    # An integer is its own floor, ceiling and truncation (TensorFlow's Floor takes floats only).
+    case("floor_int32", tf.identity, [IA])
+    case("ceil_int64", tf.identity, [L])
+    case("trunc_float", lambda x: np.trunc(x.numpy()), [HALVES])
+    case("trunc_int32", tf.identity, [IA])
     case("round_half_to_even", tf.math.round, [HALVES])
     case("round_double", tf.math.round, [np.array([-2.5, 0.5, 1.5, 2.4999, 1e15 + 0.5], f64)])
     case("sin_float", tf.math.sin, [WIDE])
@@ -298,6 +311,7 @@ def build_cases():
     case("gelu_double", lambda x: tf.nn.gelu(x, approximate=False), [D])
     case("gelu_double_approximate", lambda x: tf.nn.gelu(x, approximate=True), [D])
     case("elu_float", tf.nn.elu, [WIDE])
+    case("elu_alpha", lambda x, alpha: keras.activations.elu(x, alpha=alpha), [WIDE], alpha=0.5)
     case("softsign_float", tf.nn.softsign, [WIDE])
     case("selu_float", tf.nn.selu, [WIDE])
     case("softplus_float", tf.math.softplus, [WIDE])
@@ -332,6 +346,16 @@ def build_cases():
     case("any_all", tf.math.reduce_any, [BM])
     case("any_axis1_keepdims", lambda x, axes: tf.math.reduce_any(x, axis=axes, keepdims=True),
          [np.array([[False, False], [True, False]])], axes=[1])
+
+    # p-norms: tf.norm where it takes the order, numpy's definition for 0 and -infinity ---------
+    case("norm_p2_axis1", lambda x, axes: tf.norm(x, ord=2, axis=axes[0]), [X3], axes=[1])
+    case("norm_p1_keepdims", lambda x, axes: tf.reduce_sum(tf.abs(x), axes, keepdims=True), [X3],
+         axes=[0, -1])
+    case("norm_p0", lambda x, axes: np.count_nonzero(x.numpy(), axis=2).astype(f32), [X3],
+         axes=[2])
+    case("norm_inf", lambda x, axes: tf.norm(x, ord=np.inf, axis=axes[0]), [X3], axes=[0])
+    case("norm_negInf", lambda x, axes: np.min(np.abs(x.numpy()), axis=0), [X3], axes=[0])
+    case("norm_p3", lambda x, axes: tf.norm(x, ord=3, axis=axes[0]), [X3], axes=[1])
 
     # Running sums and products -----------------------------------------------
     case("cumSum_axis1", lambda x, axis: tf.math.cumsum(x, axis=axis), [X3], axis=1)
@@ -464,6 +488,9 @@ def build_cases():
     case("gather_strings", tf.gather, [strings("zero", "one", "two"), np.array([2, 2, 0], i32)])
     case("tile_rows", lambda x, repeats: tf.tile(x, repeats), [A], repeats=[2, 1])
     case("tile_both", lambda x, repeats: tf.tile(x, repeats), [IA], repeats=[1, 3])
+    case("tile_fewer_repeats", lambda x, repeats: np.tile(x.numpy(), repeats), [IA], repeats=[3])
+    case("tile_more_repeats", lambda x, repeats: np.tile(x.numpy(), repeats), [ROW],
+         repeats=[2, 1, 2])
     case("pad_zeros", lambda x, paddings: tf.pad(x, paddings), [A], paddings=[[1, 0], [2, 1]])
     case("pad_value", lambda x, paddings, value: tf.pad(x, paddings, constant_values=value),
          [IA], paddings=[[0, 1], [1, 1]], value=-1)
@@ -472,6 +499,18 @@ def build_cases():
          [np.array([0, 2, -1, 3, 1], i32)], depth=3)
     case("oneHot_values", lambda x, depth, on, off: tf.one_hot(x, depth, on, off, dtype=tf.int64),
          [np.array([[1, 0], [2, 5]], i64)], depth=4, on=7, off=-1)
+    # Indices OneHot does not take are converted to INT64 first, floats truncated.
+    case("oneHot_float_indices", lambda x, depth: tf.one_hot(tf.cast(x, tf.int64), depth),
+         [np.array([0.0, 2.7, -1.0, 1.2], f32)], depth=3)
+    case("oneHot_int16_indices", lambda x, depth: tf.one_hot(tf.cast(x, tf.int64), depth),
+         [np.array([[2, 0], [1, 4]], np.int16)], depth=3)
+    # MXNet's SequenceMask: steps t >= lengths[b] of row b set to value.
+    case("sequenceMask_int_lengths", lambda x, lengths, value: tf.where(
+        tf.sequence_mask(lengths, 3)[:, :, None], x, value), [X3, np.array([1, 3], i32)],
+        value=-1.0)
+    case("sequenceMask_float_lengths", lambda x, lengths, value: tf.where(
+        tf.sequence_mask(tf.cast(lengths, tf.int32), 3), x, value),
+        [IA, np.array([2.0, 0.0], f32)], value=5)
     case("cast_float_to_int32", lambda x: tf.cast(x, tf.int32), [HALVES])
     case("cast_int32_to_float", lambda x: tf.cast(x, tf.float32), [IA])
     case("cast_float_to_bool", lambda x: tf.cast(x, tf.bool), [A])

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
 /**
@@ -52,16 +53,17 @@ public class TfjniNDArray implements NDArray {
   private TfjniNDArrayEx ex;
 
   TfjniNDArray(TfjniNDManager manager, io.tfjni.eager.NDArray value) {
-    this.eager = value;
-    this.manager = manager;
-    this.uid = nextUid();
-    manager.attachArray(uid, this);
-    NDScope.register(this);
+    this(manager, value, null);
   }
 
   /** An array owning {@code value}, which nobody writes from now on. */
   TfjniNDArray(TfjniNDManager manager, Tensor value) {
-    this.tensor = value;
+    this(manager, null, value);
+  }
+
+  private TfjniNDArray(TfjniNDManager manager, io.tfjni.eager.NDArray eager, Tensor tensor) {
+    this.eager = eager;
+    this.tensor = tensor;
     this.manager = manager;
     this.uid = nextUid();
     manager.attachArray(uid, this);
@@ -135,6 +137,23 @@ public class TfjniNDArray implements NDArray {
     return manager.wrap(result);
   }
 
+  /** {@code results} wrapped, in order; if one cannot be, the others are closed. */
+  NDList wrapAll(io.tfjni.eager.NDArray[] results) {
+    NDList wrapped = new NDList(results.length);
+    for (int i = 0; i < results.length; i++) {
+      try {
+        wrapped.add(wrap(results[i]));
+      } catch (RuntimeException e) {
+        for (int j = i + 1; j < results.length; j++) {
+          results[j].close();
+        }
+        wrapped.close();
+        throw e;
+      }
+    }
+    return wrapped;
+  }
+
   /** {@code result} wrapped, or a copy of this array if it is this array's own value. */
   private NDArray wrapOrCopy(io.tfjni.eager.NDArray result) {
     return result == tfArray() ? duplicate() : wrap(result);
@@ -205,23 +224,18 @@ public class TfjniNDArray implements NDArray {
     return Axes.normalize(axis, rank());
   }
 
-  /** The sum of {@code x} over {@code axes}, integers and booleans in INT64; the caller closes it. */
-  private static io.tfjni.eager.NDArray sumOf(io.tfjni.eager.NDArray x, int[] axes, boolean keepDims) {
-    try (Temporaries t = new Temporaries()) {
-      return widened(t, x).sum(axes, keepDims);
+  /**
+   * {@code op} of this array's value, integers and booleans first converted to INT64: DJL's
+   * engines sum and multiply them so.
+   */
+  private NDArray widened(UnaryOperator<io.tfjni.eager.NDArray> op) {
+    io.tfjni.eager.NDArray x = tfArray();
+    if (!widensToInt64(x.dataType())) {
+      return wrap(op.apply(x));
     }
-  }
-
-  /** The product, as {@link #sumOf}. */
-  private static io.tfjni.eager.NDArray prodOf(io.tfjni.eager.NDArray x, int[] axes, boolean keepDims) {
-    try (Temporaries t = new Temporaries()) {
-      return widened(t, x).prod(axes, keepDims);
+    try (io.tfjni.eager.NDArray wide = x.cast(io.tfjni.DataType.INT64)) {
+      return wrap(op.apply(wide));
     }
-  }
-
-  /** {@code x}, or for integers and booleans {@code x} in INT64 (a cast {@code t} frees). */
-  private static io.tfjni.eager.NDArray widened(Temporaries t, io.tfjni.eager.NDArray x) {
-    return widensToInt64(x.dataType()) ? t.add(x.cast(io.tfjni.DataType.INT64)) : x;
   }
 
   // ---- identity and memory -------------------------------------------------------------------
@@ -864,20 +878,17 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cbrt() {
-    try (io.tfjni.eager.NDArray s = tfArray().sign(); io.tfjni.eager.NDArray a = tfArray().abs();
-        io.tfjni.eager.NDArray p = a.pow(1.0 / 3)) {
-      return wrap(s.mul(p));
-    }
+    return wrap(tfArray().cbrt());
   }
 
   @Override
   public NDArray floor() {
-    return getDataType().isFloating() ? wrap(tfArray().floor()) : duplicate();
+    return wrap(tfArray().floor());
   }
 
   @Override
   public NDArray ceil() {
-    return getDataType().isFloating() ? wrap(tfArray().ceil()) : duplicate();
+    return wrap(tfArray().ceil());
   }
 
   @Override
@@ -887,13 +898,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray trunc() {
-    if (!getDataType().isFloating()) {
-      return duplicate();
-    }
-    try (io.tfjni.eager.NDArray s = tfArray().sign(); io.tfjni.eager.NDArray a = tfArray().abs();
-        io.tfjni.eager.NDArray f = a.floor()) {
-      return wrap(s.mul(f));
-    }
+    return wrap(tfArray().trunc());
   }
 
   @Override
@@ -911,20 +916,14 @@ public class TfjniNDArray implements NDArray {
     return wrap(tfArray().log());
   }
 
-  private NDArray logBase(double base) {
-    try (io.tfjni.eager.NDArray ln = tfArray().log()) {
-      return wrap(ln.div(Math.log(base)));
-    }
-  }
-
   @Override
   public NDArray log10() {
-    return logBase(10);
+    return wrap(tfArray().log10());
   }
 
   @Override
   public NDArray log2() {
-    return logBase(2);
+    return wrap(tfArray().log2());
   }
 
   @Override
@@ -1041,22 +1040,22 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray sum() {
-    return wrap(sumOf(tfArray(), allAxes(), false));
+    return sum(allAxes(), false);
   }
 
   @Override
   public NDArray sum(int[] axes, boolean keepDims) {
-    return wrap(sumOf(tfArray(), axes, keepDims));
+    return widened(x -> x.sum(axes, keepDims));
   }
 
   @Override
   public NDArray prod() {
-    return wrap(prodOf(tfArray(), allAxes(), false));
+    return prod(allAxes(), false);
   }
 
   @Override
   public NDArray prod(int[] axes, boolean keepDims) {
-    return wrap(prodOf(tfArray(), axes, keepDims));
+    return widened(x -> x.prod(axes, keepDims));
   }
 
   @Override
@@ -1071,23 +1070,19 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray cumSum() {
-    try (Temporaries t = new Temporaries()) {
-      return wrap(widened(t, t.add(tfArray().reshape(-1))).cumSum(0));
+    try (NDArray flat = flatten()) {
+      return flat.cumSum(0);
     }
   }
 
   @Override
   public NDArray cumSum(int axis) {
-    try (Temporaries t = new Temporaries()) {
-      return wrap(widened(t, tfArray()).cumSum(axis));
-    }
+    return widened(x -> x.cumSum(axis));
   }
 
   @Override
   public NDArray cumProd(int axis) {
-    try (Temporaries t = new Temporaries()) {
-      return wrap(widened(t, tfArray()).cumProd(axis));
-    }
+    return widened(x -> x.cumProd(axis));
   }
 
   @Override
@@ -1196,47 +1191,21 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray norm(boolean keepDims) {
-    return wrap(pNorm(2, allAxes(), keepDims));
+    return norm(2, allAxes(), keepDims);
   }
 
   /** PyTorch's entrywise p-norm over {@code axes} (as DJL's PyTorch engine; any order). */
   @Override
   public NDArray norm(int ord, int[] axes, boolean keepDims) {
-    return wrap(pNorm(ord, axes, keepDims));
+    return widened(x -> x.norm(ord, axes, keepDims));
   }
 
   /** x / max(||x||_p along dim, eps), as torch's normalize; any p, infinities included. */
   @Override
   public NDArray normalize(double exponent, long dim, double eps) {
-    try (io.tfjni.eager.NDArray n = pNorm(exponent, new int[] {Math.toIntExact(dim)}, true);
-        io.tfjni.eager.NDArray m = n.maximum(eps)) {
-      return wrap(tfArray().div(m));
-    }
-  }
-
-  /**
-   * (sum |x|^p)^(1/p) over the axes; p = 0 counts the non-zero entries, p = +-infinity is the
-   * largest / smallest |x|; orders 1 and 2 skip the powers. Sums of integers are INT64, as
-   * {@link #sum}'s.
-   */
-  private io.tfjni.eager.NDArray pNorm(double p, int[] axes, boolean keepDims) {
-    io.tfjni.eager.NDArray x = tfArray();
-    try (Temporaries t = new Temporaries()) {
-      if (p == 2) {
-        return t.add(sumOf(t.add(x.mul(x)), axes, keepDims)).sqrt();
-      }
-      io.tfjni.eager.NDArray a = t.add(x.abs());
-      if (p == 1) {
-        return sumOf(a, axes, keepDims);
-      } else if (p == 0) {
-        io.tfjni.eager.NDArray counted = t.add(t.add(a.gt(0)).cast(x.dataType()));
-        return sumOf(counted, axes, keepDims);
-      } else if (p == Double.POSITIVE_INFINITY) {
-        return a.max(axes, keepDims);
-      } else if (p == Double.NEGATIVE_INFINITY) {
-        return a.min(axes, keepDims);
-      }
-      return t.add(sumOf(t.add(a.pow(p)), axes, keepDims)).pow(1 / p);
+    try (NDArray n = widened(x -> x.norm(exponent, new int[] {Math.toIntExact(dim)}, true));
+        NDArray m = n.maximum(eps)) {
+      return div(m);
     }
   }
 
@@ -1322,12 +1291,7 @@ public class TfjniNDArray implements NDArray {
       System.arraycopy(sizes, 0, withFirst, 1, sizes.length);
       sizes = withFirst;
     }
-    io.tfjni.eager.NDArray[] parts = tfArray().split(sizes, a);
-    NDList out = new NDList(parts.length);
-    for (io.tfjni.eager.NDArray part : parts) {
-      out.add(wrap(part));
-    }
-    return out;
+    return wrapAll(tfArray().split(sizes, a));
   }
 
   @Override
@@ -1347,23 +1311,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray tile(long[] repeats) {
-    int r = rank();
-    if (repeats.length > r) {
-      // Leading axes of 1 for the repeats beyond this array's rank.
-      long[] dims = new long[repeats.length];
-      Arrays.fill(dims, 1);
-      System.arraycopy(getShape().getShape(), 0, dims, repeats.length - r, r);
-      try (io.tfjni.eager.NDArray expanded = tfArray().reshape(dims)) {
-        return wrap(expanded.tile(repeats));
-      }
-    }
-    long[] multiples = repeats;
-    if (repeats.length < r) {
-      multiples = new long[r];
-      Arrays.fill(multiples, 1);
-      System.arraycopy(repeats, 0, multiples, r - repeats.length, repeats.length);
-    }
-    return wrap(tfArray().tile(multiples));
+    return wrap(tfArray().tile(repeats));
   }
 
   @Override
@@ -1438,8 +1386,8 @@ public class TfjniNDArray implements NDArray {
       return mul(other);
     }
     if (r1 == 1 && r2 == 1) {
-      try (io.tfjni.eager.NDArray products = tfArray().mul(tfOf(other))) {
-        return wrap(sumOf(products, new int[] {0}, false));
+      try (NDArray products = mul(other)) {
+        return products.sum();
       }
     }
     // A matrix (or a stack of them) times a vector is matMul's case too.
@@ -1486,8 +1434,8 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray trace(int offset, int axis1, int axis2) {
-    try (io.tfjni.eager.NDArray d = tfArray().diagonal(offset, axis1, axis2)) {
-      return wrap(sumOf(d, new int[] {-1}, false));
+    try (NDArray d = diagonal(offset, axis1, axis2)) {
+      return d.sum(new int[] {-1}, false);
     }
   }
 
@@ -1528,26 +1476,9 @@ public class TfjniNDArray implements NDArray {
     return wrap(Indexing.booleanMask(tfArray(), tfOf(index), axis));
   }
 
-  /** Sets {@code this[b][t...]} to {@code v} where {@code t >= sequenceLength[b]}. */
   @Override
   public NDArray sequenceMask(NDArray sequenceLength, float v) {
-    if (rank() < 2 || sequenceLength.getShape().dimension() != 1
-        || sequenceLength.getShape().get(0) != getShape().get(0)) {
-      throw new IllegalArgumentException("sequenceMask needs an array of rank >= 2 and one"
-          + " length per row; got " + getShape() + " and " + sequenceLength.getShape());
-    }
-    long steps = getShape().get(1);
-    long[] maskShape = new long[rank()];
-    Arrays.fill(maskShape, 1);
-    maskShape[0] = getShape().get(0);
-    maskShape[1] = steps;
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.eager.NDArray positions = t.add(tf().arange(0f, (float) steps, 1f));
-      io.tfjni.eager.NDArray lengths = manager.from(sequenceLength).tfArray(t, DataType.FLOAT32);
-      io.tfjni.eager.NDArray kept = t.add(positions.lt(t.add(lengths.reshape(-1, 1))));
-      io.tfjni.eager.NDArray mask = t.add(kept.reshape(maskShape));
-      return wrap(mask.where(tfArray(), t.add(scalar(v))));
-    }
+    return wrap(tfArray().sequenceMask(tfOf(sequenceLength), v));
   }
 
   @Override
@@ -1583,13 +1514,7 @@ public class TfjniNDArray implements NDArray {
 
   @Override
   public NDArray oneHot(int depth, float onValue, float offValue, DataType type) {
-    // DJL takes indices of any type; TensorFlow's OneHot takes INT32, INT64 and UINT8.
-    io.tfjni.DataType indexType = tfType() == io.tfjni.DataType.INT32 ? io.tfjni.DataType.INT32
-        : io.tfjni.DataType.INT64;
-    try (Temporaries t = new Temporaries()) {
-      return wrap(Indexing.castTo(t, tfArray(), indexType).oneHot(depth, onValue, offValue,
-          DataTypes.toTf(type)));
-    }
+    return wrap(tfArray().oneHot(depth, onValue, offValue, DataTypes.toTf(type)));
   }
 
   // ---- dense form, rotation, Fourier transforms, differences ----------------------------------

@@ -88,7 +88,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArray tanh() {
-    return array.wrap(array.tfArray().tanh());
+    return array.tanh();
   }
 
   @Override
@@ -108,13 +108,7 @@ final class TfjniNDArrayEx implements NDArrayEx {
 
   @Override
   public NDArray elu(float alpha) {
-    // alpha * (exp(x) - 1) for x < 0, x otherwise (Elu has alpha 1).
-    io.tfjni.eager.NDArray x = array.tfArray();
-    try (Temporaries t = new Temporaries()) {
-      io.tfjni.eager.NDArray e = t.add(x.elu());
-      io.tfjni.eager.NDArray scaled = t.add(e.mul(alpha));
-      return array.wrap(select(t, t.add(x.lt(0)), scaled, e));
-    }
+    return array.wrap(array.tfArray().elu(alpha));
   }
 
   @Override
@@ -340,21 +334,8 @@ final class TfjniNDArrayEx implements NDArrayEx {
     for (NDArray p : params) {
       tfParams.add(p == null ? null : array.tfOf(p));
     }
-    io.tfjni.eager.NDArray[] out = Recurrent.run(array.tf(), cell, array.tfOf(input), tfStates,
-        tfParams, hasBiases, numLayers, bidirectional, batchFirst);
-    NDList result = new NDList(out.length);
-    for (int i = 0; i < out.length; i++) {
-      try {
-        result.add(array.wrap(out[i]));
-      } catch (RuntimeException e) {
-        for (int j = i + 1; j < out.length; j++) {
-          out[j].close();
-        }
-        result.close();
-        throw e;
-      }
-    }
-    return result;
+    return array.wrapAll(Recurrent.run(array.tf(), cell, array.tfOf(input), tfStates, tfParams,
+        hasBiases, numLayers, bidirectional, batchFirst));
   }
 
   /** HWC, as DJL's TensorFlow engine: the image (0..255) / 255 as FLOAT32. */
@@ -362,7 +343,6 @@ final class TfjniNDArrayEx implements NDArrayEx {
   public NDArray normalize(float[] mean, float[] std) {
     int dim = array.getShape().dimension();
     Shape shape = dim == 3 ? new Shape(1, 1, mean.length) : new Shape(1, 1, 1, mean.length);
-    NDManager manager = array.getManager();
     try (Temporaries t = new Temporaries()) {
       io.tfjni.eager.NDArray m = t.add(array.tf().create(mean, shape.getShape()));
       io.tfjni.eager.NDArray s = t.add(array.tf().create(std, shape.getShape()));

@@ -98,6 +98,9 @@ class EagerCasesTest {
     unary("logicalNot", NDArray::logicalNot);
     unary("exp", NDArray::exp);
     unary("log", NDArray::log);
+    unary("log10", NDArray::log10);
+    unary("log2", NDArray::log2);
+    unary("cbrt", NDArray::cbrt);
     unary("sqrt", NDArray::sqrt);
     unary("square", NDArray::square);
     unary("abs", NDArray::abs);
@@ -105,6 +108,7 @@ class EagerCasesTest {
     unary("sign", NDArray::sign);
     unary("floor", NDArray::floor);
     unary("ceil", NDArray::ceil);
+    unary("trunc", NDArray::trunc);
     unary("round", NDArray::round);
     unary("sin", NDArray::sin);
     unary("cos", NDArray::cos);
@@ -138,6 +142,7 @@ class EagerCasesTest {
     unary("softplus", Activation::softPlus);
     unary("selu", Activation::selu);
     unary("elu", a -> Activation.elu(a, 1f));
+    OPS.put("elu_alpha", (m, in, p) -> Activation.elu(in[0], (float) p.get("alpha").asDouble()));
     unary("gelu_exact", Activation::gelu);
     OPS.put("leakyRelu_default", (m, in, p) -> Activation.leakyRelu(in[0], 0.2f));
     OPS.put("leakyRelu_alpha", (m, in, p) -> Activation.leakyRelu(in[0],
@@ -171,7 +176,17 @@ class EagerCasesTest {
     OPS.put("stack", (m, in, p) -> NDArrays.stack(new NDList(in), p.get("axis").asInt()));
     OPS.put("tile", (m, in, p) -> in[0].tile(longs(p.get("repeats"))));
     OPS.put("broadcastTo", (m, in, p) -> in[0].broadcast(new Shape(longs(p.get("shape")))));
-    OPS.put("oneHot_default", (m, in, p) -> in[0].oneHot(p.get("depth").asInt()));
+    for (String name : new String[] {"oneHot_default", "oneHot_float_indices",
+        "oneHot_int16_indices"}) {
+      OPS.put(name, (m, in, p) -> in[0].oneHot(p.get("depth").asInt()));
+    }
+    OPS.put("sequenceMask", (m, in, p) -> in[0].sequenceMask(in[1],
+        (float) p.get("value").asDouble()));
+    // The p-norms DJL's int order can name (not the infinities).
+    OPS.put("norm_p2", (m, in, p) -> in[0].norm(2, ints(p.get("axes")), false));
+    OPS.put("norm_p1", (m, in, p) -> in[0].norm(1, ints(p.get("axes")), true));
+    OPS.put("norm_p0", (m, in, p) -> in[0].norm(0, ints(p.get("axes")), false));
+    OPS.put("norm_p3", (m, in, p) -> in[0].norm(3, ints(p.get("axes")), false));
     OPS.put("where_select", (m, in, p) -> NDArrays.where(in[0], in[1], in[2]));
     OPS.put("zeros", (m, in, p) -> m.zeros(new Shape(longs(p.get("shape"))), outType(p)));
     OPS.put("ones", (m, in, p) -> m.ones(new Shape(longs(p.get("shape"))), outType(p)));

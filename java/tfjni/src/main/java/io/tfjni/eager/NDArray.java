@@ -658,6 +658,30 @@ public final class NDArray extends NativeResource {
   }
 
   /**
+   * The base-10 logarithm, {@code log(x) / log(10)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray log10() {
+    return logBase(10);
+  }
+
+  /**
+   * The base-2 logarithm, {@code log(x) / log(2)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray log2() {
+    return logBase(2);
+  }
+
+  private NDArray logBase(double base) {
+    try (NDArray ln = log()) {
+      return ln.div(Math.log(base));
+    }
+  }
+
+  /**
    * The square root.
    *
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
@@ -682,6 +706,17 @@ public final class NDArray extends NativeResource {
    */
   public NDArray square() {
     return unary("Square");
+  }
+
+  /**
+   * The real cube root, negative for negative elements (numpy.cbrt): {@code sign(x) * |x|^(1/3)}.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray cbrt() {
+    try (NDArray s = sign(); NDArray a = abs(); NDArray root = a.pow(1.0 / 3)) {
+      return s.mul(root);
+    }
   }
 
   /**
@@ -712,21 +747,41 @@ public final class NDArray extends NativeResource {
   }
 
   /**
-   * The largest integer value not greater than each element.
+   * The largest integer value not greater than each element; of integers and booleans, a copy
+   * (TensorFlow's Floor takes floats only).
    *
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray floor() {
-    return unary("Floor");
+    return hasNoFraction() ? copy() : unary("Floor");
   }
 
   /**
-   * The smallest integer value not less than each element.
+   * The smallest integer value not less than each element; of integers and booleans, a copy.
    *
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray ceil() {
-    return unary("Ceil");
+    return hasNoFraction() ? copy() : unary("Ceil");
+  }
+
+  /**
+   * Each element rounded toward zero (numpy.trunc); of integers and booleans, a copy.
+   *
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray trunc() {
+    if (hasNoFraction()) {
+      return copy();
+    }
+    try (NDArray s = sign(); NDArray a = abs(); NDArray f = a.floor()) {
+      return s.mul(f);
+    }
+  }
+
+  /** Whether the elements are whole by type: rounding them changes nothing. */
+  private boolean hasNoFraction() {
+    return dataType().isInteger() || dataType() == DataType.BOOL;
   }
 
   /**
@@ -1081,6 +1136,18 @@ public final class NDArray extends NativeResource {
   }
 
   /**
+   * {@code x} if positive, else {@code alpha * (exp(x) - 1)} (keras' elu).
+   *
+   * @param alpha the scale of the negative part
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray elu(float alpha) {
+    try (NDArray e = elu(); NDArray scaled = e.mul(alpha); NDArray negative = lt(0)) {
+      return negative.where(scaled, e);
+    }
+  }
+
+  /**
    * Scaled ELU with TensorFlow's constants.
    *
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
@@ -1239,6 +1306,40 @@ public final class NDArray extends NativeResource {
    */
   public NDArray min(int[] axes, boolean keepDims) {
     return reduce("Min", axes, keepDims);
+  }
+
+  /**
+   * The entrywise p-norm over {@code axes}, {@code (sum |x|^p)^(1/p)} (torch.linalg.vector_norm):
+   * p = 0 counts the non-zero elements, p = infinity is the largest |x| and -infinity the
+   * smallest; orders 1 and 2 skip the powers. Sums are in this array's type.
+   *
+   * @param p the order: any real number or an infinity
+   * @param axes the axes to reduce; a negative one counts from the last
+   * @param keepDims true to keep each reduced axis, with size 1
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray norm(double p, int[] axes, boolean keepDims) {
+    if (p == 2) {
+      try (NDArray squares = mul(this); NDArray sum = squares.sum(axes, keepDims)) {
+        return sum.sqrt();
+      }
+    }
+    try (NDArray a = abs()) {
+      if (p == 1) {
+        return a.sum(axes, keepDims);
+      } else if (p == 0) {
+        try (NDArray nonZero = a.gt(0); NDArray counted = nonZero.cast(dataType())) {
+          return counted.sum(axes, keepDims);
+        }
+      } else if (p == Double.POSITIVE_INFINITY) {
+        return a.max(axes, keepDims);
+      } else if (p == Double.NEGATIVE_INFINITY) {
+        return a.min(axes, keepDims);
+      }
+      try (NDArray powers = a.pow(p); NDArray sum = powers.sum(axes, keepDims)) {
+        return sum.pow(1 / p);
+      }
+    }
   }
 
   /**
@@ -1922,15 +2023,31 @@ public final class NDArray extends NativeResource {
   }
 
   /**
-   * This array repeated {@code repeats[i]} times along each axis i.
+   * This array repeated {@code repeats[i]} times along each axis i, as numpy.tile: fewer repeats
+   * than axes apply to the last axes; more repeats than axes first give this array leading axes
+   * of size 1.
    *
    * @param repeats how many times to repeat along each axis
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray tile(long... repeats) {
-    try (NDArray r = manager.vector(repeats)) {
+    long[] dims = shape();
+    if (repeats.length > dims.length) {
+      try (NDArray expanded = reshape(leadingOnes(dims, repeats.length))) {
+        return expanded.tile(repeats);
+      }
+    }
+    try (NDArray r = manager.vector(leadingOnes(repeats, dims.length))) {
       return op("Tile").addInput(this).addInput(r).build();
     }
+  }
+
+  /** {@code values} after enough 1s to make {@code length} of them. */
+  private static long[] leadingOnes(long[] values, int length) {
+    long[] result = new long[Math.max(length, values.length)];
+    Arrays.fill(result, 1);
+    System.arraycopy(values, 0, result, result.length - values.length, values.length);
+    return result;
   }
 
   /**
@@ -1968,7 +2085,9 @@ public final class NDArray extends NativeResource {
   }
 
   /**
-   * One-hot vectors of {@code depth} and {@code dataType}, {@code on} at each index.
+   * One-hot vectors of {@code depth} and {@code dataType}, {@code on} at each index. Indices of
+   * a type TensorFlow's OneHot does not take (it takes INT32, INT64 and UINT8) are converted to
+   * INT64 first, floats truncated toward zero.
    *
    * @param depth the size of the new last axis (the number of classes)
    * @param on the value at each index, converted to {@code dataType}
@@ -1977,6 +2096,13 @@ public final class NDArray extends NativeResource {
    * @return a new array in this array's manager (closed with it; closing it earlier frees it)
    */
   public NDArray oneHot(int depth, Number on, Number off, DataType dataType) {
+    DataType indexType = dataType();
+    if (indexType != DataType.INT32 && indexType != DataType.INT64
+        && indexType != DataType.UINT8) {
+      try (NDArray indices = cast(DataType.INT64)) {
+        return indices.oneHot(depth, on, off, dataType);
+      }
+    }
     try (NDArray d = manager.scalar(depth); NDArray onValue = manager.scalar(dataType, on);
         NDArray offValue = manager.scalar(dataType, off)) {
       return op("OneHot").addInput(this).addInput(d).addInput(onValue).addInput(offValue).build();
@@ -2016,6 +2142,33 @@ public final class NDArray extends NativeResource {
    */
   public NDArray where() {
     return unary("Where");
+  }
+
+  /**
+   * This array with {@code value} at each step past its row's length (MXNet's SequenceMask):
+   * {@code this[b][t]...} becomes {@code value} where {@code t >= lengths[b]}, axis 0 holding the
+   * rows and axis 1 the steps.
+   *
+   * @param lengths one length per row, of any real type (compared in that type)
+   * @param value the value of the masked steps, converted to this array's type
+   * @return a new array in this array's manager (closed with it; closing it earlier frees it)
+   */
+  public NDArray sequenceMask(NDArray lengths, Number value) {
+    long[] dims = shape();
+    long[] rows = lengths.shape();
+    if (dims.length < 2 || rows.length != 1 || rows[0] != dims[0]) {
+      throw new IllegalArgumentException("sequenceMask needs an array of rank >= 2 and one length"
+          + " per row; got " + Arrays.toString(dims) + " and " + Arrays.toString(rows));
+    }
+    long[] maskDims = new long[dims.length];
+    Arrays.fill(maskDims, 1);
+    maskDims[0] = dims[0];
+    maskDims[1] = dims[1];
+    try (NDArray steps = manager.arange(lengths.dataType(), 0, dims[1], 1);
+        NDArray column = lengths.reshape(-1, 1); NDArray kept = steps.lt(column);
+        NDArray mask = kept.reshape(maskDims); NDArray masked = scalarLike(value)) {
+      return mask.where(this, masked);
+    }
   }
 
   /**

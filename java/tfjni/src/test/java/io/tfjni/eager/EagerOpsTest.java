@@ -420,6 +420,9 @@ class EagerOpsTest {
     t.put("log_float", (m, in, p) -> in[0].log());
     t.put("log_special", (m, in, p) -> in[0].log());
     t.put("log1p_float", (m, in, p) -> in[0].log1p());
+    t.put("log10_float", (m, in, p) -> in[0].log10());
+    t.put("log2_float", (m, in, p) -> in[0].log2());
+    t.put("cbrt_float", (m, in, p) -> in[0].cbrt());
     t.put("sqrt_float", (m, in, p) -> in[0].sqrt());
     t.put("sqrt_double", (m, in, p) -> in[0].sqrt());
     t.put("rsqrt_float", (m, in, p) -> in[0].rsqrt());
@@ -434,6 +437,10 @@ class EagerOpsTest {
     t.put("floor_float", (m, in, p) -> in[0].floor());
     t.put("ceil_float", (m, in, p) -> in[0].ceil());
     t.put("ceil_double", (m, in, p) -> in[0].ceil());
+    t.put("floor_int32", (m, in, p) -> in[0].floor());
+    t.put("ceil_int64", (m, in, p) -> in[0].ceil());
+    t.put("trunc_float", (m, in, p) -> in[0].trunc());
+    t.put("trunc_int32", (m, in, p) -> in[0].trunc());
     t.put("round_half_to_even", (m, in, p) -> in[0].round());
     t.put("round_double", (m, in, p) -> in[0].round());
     t.put("sin_float", (m, in, p) -> in[0].sin());
@@ -476,6 +483,7 @@ class EagerOpsTest {
     t.put("gelu_double", (m, in, p) -> in[0].gelu(false));
     t.put("gelu_double_approximate", (m, in, p) -> in[0].gelu(true));
     t.put("elu_float", (m, in, p) -> in[0].elu());
+    t.put("elu_alpha", (m, in, p) -> in[0].elu(p.f("alpha")));
     t.put("softsign_float", (m, in, p) -> in[0].softsign());
     t.put("selu_float", (m, in, p) -> in[0].selu());
     t.put("softplus_float", (m, in, p) -> in[0].softplus());
@@ -510,6 +518,13 @@ class EagerOpsTest {
     t.put("cumSum_int32_last", (m, in, p) -> in[0].cumSum(p.i("axis")));
     t.put("cumProd_axis0", (m, in, p) -> in[0].cumProd(p.i("axis")));
     t.put("cumProd_int64", (m, in, p) -> in[0].cumProd(p.i("axis")));
+    t.put("norm_p2_axis1", (m, in, p) -> in[0].norm(2, p.ints("axes"), false));
+    t.put("norm_p1_keepdims", (m, in, p) -> in[0].norm(1, p.ints("axes"), true));
+    t.put("norm_p0", (m, in, p) -> in[0].norm(0, p.ints("axes"), false));
+    t.put("norm_inf", (m, in, p) -> in[0].norm(Double.POSITIVE_INFINITY, p.ints("axes"), false));
+    t.put("norm_negInf", (m, in, p) ->
+        in[0].norm(Double.NEGATIVE_INFINITY, p.ints("axes"), false));
+    t.put("norm_p3", (m, in, p) -> in[0].norm(3, p.ints("axes"), false));
     for (String name : new String[] {"percentile_all", "percentile_axes_0_2",
         "percentile_axis1_q0"}) {
       t.put(name, (m, in, p) -> in[0].percentile(p.d("q"), p.ints("axes")));
@@ -599,12 +614,19 @@ class EagerOpsTest {
     t.put("gather_strings", (m, in, p) -> in[0].gather(in[1]));
     t.put("tile_rows", (m, in, p) -> in[0].tile(p.longs("repeats")));
     t.put("tile_both", (m, in, p) -> in[0].tile(p.longs("repeats")));
+    t.put("tile_fewer_repeats", (m, in, p) -> in[0].tile(p.longs("repeats")));
+    t.put("tile_more_repeats", (m, in, p) -> in[0].tile(p.longs("repeats")));
     t.put("pad_zeros", (m, in, p) -> in[0].pad(p.pairs("paddings")));
     t.put("pad_value", (m, in, p) -> in[0].pad(p.pairs("paddings"), p.num("value")));
     t.put("pad_empty", (m, in, p) -> in[0].pad(p.pairs("paddings")));
     t.put("oneHot_default", (m, in, p) -> in[0].oneHot(p.i("depth")));
     t.put("oneHot_values", (m, in, p) ->
         in[0].oneHot(p.i("depth"), p.num("on"), p.num("off"), DataType.INT64));
+    t.put("oneHot_float_indices", (m, in, p) -> in[0].oneHot(p.i("depth")));
+    t.put("oneHot_int16_indices", (m, in, p) -> in[0].oneHot(p.i("depth")));
+    t.put("sequenceMask_int_lengths", (m, in, p) -> in[0].sequenceMask(in[1], p.num("value")));
+    t.put("sequenceMask_float_lengths", (m, in, p) ->
+        in[0].sequenceMask(in[1], p.num("value")));
     t.put("cast_float_to_int32", (m, in, p) -> in[0].cast(DataType.INT32));
     t.put("cast_int32_to_float", (m, in, p) -> in[0].cast(DataType.FLOAT));
     t.put("cast_float_to_bool", (m, in, p) -> in[0].cast(DataType.BOOL));
