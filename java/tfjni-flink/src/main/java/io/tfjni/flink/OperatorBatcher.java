@@ -7,23 +7,22 @@ import io.tfjni.Tensor;
 import io.tfjni.batching.BatchListener;
 import io.tfjni.batching.BatchedResult;
 import io.tfjni.batching.BatchingPredictor;
+import io.tfjni.batching.PaddedBatchSizes;
 import java.lang.reflect.Array;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.IntStream;
 
 /**
  * The operator's records through tfjni's {@link BatchingPredictor}, which queues, batches and
  * runs them: a record's rows go in as the arrays they are (copied once, into the queue), and its
  * prediction comes out as its rows of every output, copied into primitive arrays. The predictors
  * (TensorFlow's, and LiteRT's for the batch sizes converted) are borrowed, not owned; with
- * LiteRT's, a batch smaller than a converted size is padded up to it, and each batch's runtime
- * is logged at DEBUG to the {@code System.Logger} "io.tfjni.flink".
+ * LiteRT's, a batch smaller than a converted size is padded up to it ({@link
+ * PaddedBatchSizes#forConverted}), and each batch's runtime is logged at DEBUG to the {@code
+ * System.Logger} "io.tfjni.flink".
  */
 final class OperatorBatcher implements RecordBatcher {
   /** At DEBUG, which runtime runs each batch. */
@@ -48,7 +47,7 @@ final class OperatorBatcher implements RecordBatcher {
     if (!bySize.isEmpty()) {
       builder.listener(new RuntimeLog(threadName));
     }
-    int[] padded = paddedSizes(bySize.keySet(), maxBatchSize);
+    int[] padded = PaddedBatchSizes.forConverted(bySize.keySet(), maxBatchSize);
     if (padded.length > 0) {
       builder.allowedBatchSizes(padded);
     }
@@ -60,22 +59,6 @@ final class OperatorBatcher implements RecordBatcher {
       batcher.close();
       throw e;
     }
-  }
-
-  /**
-   * The sizes a batch is padded up to (the core's allowed batch sizes), so that a batch smaller
-   * than a converted size runs on LiteRT at that size, padded with rows of zeros: the converted
-   * sizes up to the maximum batch size, then every size above the largest of them, which run as
-   * they are. None if no converted size is within the maximum.
-   */
-  static int[] paddedSizes(Set<Integer> converted, int maxBatchSize) {
-    int[] within = converted.stream().mapToInt(Integer::intValue)
-        .filter(size -> size <= maxBatchSize).sorted().toArray();
-    if (within.length == 0) {
-      return within;
-    }
-    return IntStream.concat(Arrays.stream(within),
-        IntStream.rangeClosed(within[within.length - 1] + 1, maxBatchSize)).toArray();
   }
 
   /** Logs at DEBUG the runtime of each batch: LiteRT's predictors are those of their size. */

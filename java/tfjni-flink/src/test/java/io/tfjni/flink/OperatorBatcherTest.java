@@ -1,6 +1,5 @@
 package io.tfjni.flink;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -30,23 +29,6 @@ class OperatorBatcherTest {
   private static OperatorBatcher digitsBatcher(Predictor predictor, int maxBatchSize) {
     return new OperatorBatcher(predictor, java.util.Map.of(), maxBatchSize, NEVER,
         "tfjni-batching digits (1/2)");
-  }
-
-  /**
-   * With LiteRT models at some sizes, a batch is padded up to the next converted size and runs
-   * as it is above the largest; without one within the maximum batch size, never padded.
-   */
-  @Test
-  void batchesArePaddedOnlyUpToAConvertedSize() {
-    int[] upTo16 = new int[14];
-    upTo16[0] = 1;
-    for (int i = 1; i < upTo16.length; i++) {
-      upTo16[i] = i + 3;  // 4, 5, ..., 16
-    }
-    assertArrayEquals(upTo16, OperatorBatcher.paddedSizes(java.util.Set.of(4, 1), 16));
-    assertArrayEquals(new int[] {2, 8}, OperatorBatcher.paddedSizes(java.util.Set.of(2, 8, 32), 8));
-    assertArrayEquals(new int[0], OperatorBatcher.paddedSizes(java.util.Set.of(8), 4));
-    assertArrayEquals(new int[0], OperatorBatcher.paddedSizes(java.util.Set.of(), 16));
   }
 
   /** A record's answer completes on the batching thread, named for the operator's subtask. */

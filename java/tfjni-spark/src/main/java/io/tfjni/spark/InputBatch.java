@@ -221,23 +221,35 @@ final class InputBatch implements AutoCloseable {
   }
 
   /**
-   * The batch so far as a tensor of shape [rows, rowShape...], which the caller closes: the one
-   * filled when the batch is full, else a copy of its first rows.
+   * The batch so far as a tensor of shape [batchRows, rowShape...], which the caller closes: its
+   * rows, then rows of zeros (empty strings) up to {@code batchRows}. The tensor filled, if it has
+   * that many rows, else a copy.
    */
-  Tensor toTensor() {
-    long[] shape = batchShape(rows);
+  Tensor toTensor(int batchRows) {
+    if (batchRows < rows || batchRows > capacity) {
+      throw new IllegalArgumentException("a batch of " + rows + " rows cannot run as "
+          + batchRows + " (at most " + capacity + ")");
+    }
+    long[] shape = batchShape(batchRows);
+    int filledElements = rows * rowElements;
     if (spec.dataType() == DataType.STRING) {
-      return Tensor.ofBytes(Arrays.copyOf(strings, rows * rowElements), shape);
+      byte[][] values = Arrays.copyOf(strings, batchRows * rowElements);
+      Arrays.fill(values, filledElements, values.length, new byte[0]);
+      return Tensor.ofBytes(values, shape);
     }
     Tensor full = tensor;
     tensor = null;
     memory = null;
-    if (rows == capacity) {
+    if (batchRows == capacity) {
+      // The rows past this batch's may hold an earlier batch's values.
+      ByteBuffer bytes = full.buffer();
+      int end = filledElements * elementBytes;
+      bytes.put(end, new byte[bytes.capacity() - end]);
       return full;
     }
     try (full) {
-      Tensor part = Tensor.allocate(spec.dataType(), shape);
-      ByteBuffer filled = full.buffer().limit(rows * rowElements * elementBytes);
+      Tensor part = Tensor.allocate(spec.dataType(), shape);  // zero-filled
+      ByteBuffer filled = full.buffer().limit(filledElements * elementBytes);
       part.buffer().put(filled);
       return part;
     }

@@ -9,22 +9,23 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * An output tensor of shape [rows, ...] as one value per row in Spark's internal form: a scalar,
- * or arrays nested once per dimension (the innermost one a primitive array copied in bulk), of
- * the types {@link SparkTypes} gives the column. The tensor is read into one Java array, then
- * sliced.
+ * An output tensor of shape [batchRows, ...] as one value per row in Spark's internal form, for
+ * its first rows (the rest padding): a scalar, or arrays nested once per dimension (the innermost
+ * one a primitive array copied in bulk), of the types {@link SparkTypes} gives the column. The
+ * tensor is read into one Java array, then sliced.
  */
 final class OutputRows {
   private OutputRows() {}
 
-  static Object[] of(Tensor tensor, int rows, boolean stringsAsBinary) {
+  /** The values of the first {@code rows} of the {@code batchRows} the batch ran as. */
+  static Object[] of(Tensor tensor, int batchRows, int rows, boolean stringsAsBinary) {
     long[] shape = tensor.shape();
-    if (shape.length == 0 || shape[0] != rows) {
+    if (shape.length == 0 || shape[0] != batchRows) {
       throw new IllegalStateException("the model returned shape "
-          + java.util.Arrays.toString(shape) + " for a batch of " + rows + " rows");
+          + java.util.Arrays.toString(shape) + " for a batch of " + batchRows + " rows");
     }
     Object flat = elements(tensor, stringsAsBinary);
-    int perRow = rows == 0 ? 0 : Array.getLength(flat) / rows;
+    int perRow = batchRows == 0 ? 0 : Array.getLength(flat) / batchRows;
     Object[] values = new Object[rows];
     for (int r = 0; r < rows; r++) {
       values[r] = shape.length == 1 ? Array.get(flat, r) : nest(flat, r * perRow, shape, 1);

@@ -6,13 +6,17 @@ import io.tfjni.ModelCache;
 import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.Tensor;
+import io.tfjni.batching.PaddedBatchSizes;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -24,11 +28,13 @@ import org.apache.spark.util.TaskCompletionListener;
 /**
  * Runs one partition: rows are grouped into batches of the plan's size, each batch fed through
  * one prepared {@link Predictor} call of the JVM's shared model, and each row comes out with the
- * outputs appended. With {@code preferLiteRt}, a full batch runs on the LiteRT model converted at
- * the batch size, if there is one ({@link io.tfjni.SavedModel#liteRtPredictor}), and a partition's
- * last, shorter batch on TensorFlow (each batch's runtime is logged at DEBUG to the {@code
- * System.Logger} "io.tfjni.spark"). Lazily, batch by batch, as Spark pulls rows; everything
- * native is released when the partition ends or the task does (a failure, a cancelled task).
+ * outputs appended. With {@code preferLiteRt}, a batch runs on the LiteRT model converted at the
+ * smallest size that holds it, up to the batch size ({@link PaddedBatchSizes#forConverted}),
+ * padded with rows of zeros whose outputs are dropped (a partition's last, shorter batch), if
+ * there is one ({@link io.tfjni.SavedModel#liteRtPredictor}), else on TensorFlow as it is; each
+ * batch's runtime is logged at DEBUG to the {@code System.Logger} "io.tfjni.spark". Lazily, batch
+ * by batch, as Spark pulls rows; everything native is released when the partition ends or the
+ * task does (a failure, a cancelled task).
  *
  * <p>It works on Spark's internal rows, as the query engine holds them: an array column is read
  * without boxing an element, and a row goes out as the input row joined to its outputs, which
@@ -71,9 +77,10 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
     private ModelCache.Lease lease;
     private Predictor predictor;
     private RunResult result;
-    /** LiteRT's predictor of full batches and its result; null if the size has none. */
-    private Predictor liteRt;
-    private RunResult liteRtResult;
+    /** The sizes a batch is padded up to (none without LiteRT models within the batch size). */
+    private int[] paddedSizes;
+    /** LiteRT's predictor of each size run so far and its result; null if the size has none. */
+    private final Map<Integer, LiteRtRun> liteRt = new HashMap<>();
     private long rowNumber;
     private boolean closed;
 
@@ -187,27 +194,30 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
         predictor = lease.model().predictor(plan.signatureKey(), plan.inputKeys(),
             plan.outputKeys());
         result = predictor.newResult();
-        liteRt = lease.model().liteRtPredictor(plan.signatureKey(), plan.inputKeys(),
-            plan.outputKeys(), plan.batchSize()).orElse(null);
-        liteRtResult = liteRt == null ? null : liteRt.newResult();
+        paddedSizes = PaddedBatchSizes.forConverted(
+            lease.model().liteRtBatchSizes(plan.signatureKey()), plan.batchSize());
+      }
+      LiteRtRun onLiteRt = paddedSizes.length == 0 ? null
+          : liteRtAt(PaddedBatchSizes.paddedSize(rows, paddedSizes));
+      int batchRows = onLiteRt == null ? rows : onLiteRt.batchSize();
+      if (LOG.isLoggable(Level.DEBUG)) {
+        TaskContext task = TaskContext.get();
+        LOG.log(Level.DEBUG, "tfjni-spark: " + (task == null ? "a partition"
+            : "partition " + task.partitionId() + " of stage " + task.stageId())
+            + ", a batch of " + rows + " rows" + (batchRows == rows ? "" : ", padded to "
+            + batchRows + ",") + " runs on " + (onLiteRt != null ? "LiteRT" : "TensorFlow"));
       }
       Tensor[] tensors = new Tensor[batches.size()];
       try {
         for (int i = 0; i < tensors.length; i++) {
-          tensors[i] = batches.get(i).toTensor();
+          tensors[i] = batches.get(i).toTensor(batchRows);
         }
-        boolean onLiteRt = liteRt != null && rows == plan.batchSize();
-        if (LOG.isLoggable(Level.DEBUG)) {
-          TaskContext task = TaskContext.get();
-          LOG.log(Level.DEBUG, "tfjni-spark: " + (task == null ? "a partition"
-              : "partition " + task.partitionId() + " of stage " + task.stageId())
-              + ", a batch of " + rows + " rows runs on " + (onLiteRt ? "LiteRT" : "TensorFlow"));
-        }
-        RunResult result = onLiteRt ? liteRt.run(tensors, liteRtResult)
+        RunResult result = onLiteRt != null
+            ? onLiteRt.predictor().run(tensors, onLiteRt.result())
             : predictor.run(tensors, this.result);
         Object[][] outputs = new Object[plan.outputs().size()][];
         for (int o = 0; o < outputs.length; o++) {
-          outputs[o] = OutputRows.of(result.get(o), rows, plan.stringsAsBinary());
+          outputs[o] = OutputRows.of(result.get(o), batchRows, rows, plan.stringsAsBinary());
         }
         return outputs;
       } finally {
@@ -217,6 +227,16 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
           }
         }
       }
+    }
+
+    /** LiteRT's run at this batch size, made the first time; null if the size has none. */
+    private LiteRtRun liteRtAt(int batchSize) {
+      if (!liteRt.containsKey(batchSize)) {
+        Predictor made = lease.model().liteRtPredictor(plan.signatureKey(), plan.inputKeys(),
+            plan.outputKeys(), batchSize).orElse(null);
+        liteRt.put(batchSize, made == null ? null : LiteRtRun.of(made, batchSize));
+      }
+      return liteRt.get(batchSize);
     }
 
     @Override
@@ -232,15 +252,29 @@ final class PartitionInference implements FlatMapFunction<Iterator<InternalRow>,
       if (predictor != null) {
         predictor.close();
       }
-      if (liteRtResult != null) {
-        liteRtResult.close();
-      }
-      if (liteRt != null) {
-        liteRt.close();
-      }
+      liteRt.values().stream().filter(Objects::nonNull).forEach(LiteRtRun::close);
       if (lease != null) {
         lease.close();
       }
+    }
+  }
+
+  /** A LiteRT predictor of one batch size and the result its runs reuse. */
+  private record LiteRtRun(Predictor predictor, RunResult result, int batchSize)
+      implements AutoCloseable {
+    static LiteRtRun of(Predictor predictor, int batchSize) {
+      try {
+        return new LiteRtRun(predictor, predictor.newResult(), batchSize);
+      } catch (RuntimeException | Error e) {
+        predictor.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      result.close();
+      predictor.close();
     }
   }
 }

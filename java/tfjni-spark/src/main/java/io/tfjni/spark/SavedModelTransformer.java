@@ -121,7 +121,8 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
         ParamValidators.gtEq(-1));
     preferLiteRt = new IntParam(this, "preferLiteRt",
         "threads of each LiteRT model converted beside the SavedModel (tfjni convert): a batch"
-            + " of a converted size runs on LiteRT (0: TensorFlow only)",
+            + " of a converted size, or a shorter one padded up to it, runs on LiteRT (0:"
+            + " TensorFlow only)",
         ParamValidators.gtEq(0));
     handleInvalid = new Param<>(this, "handleInvalid", "a row that cannot feed the model:"
         + " 'error' fails the task naming the column and row, 'skip' drops the row, 'keep'"
@@ -260,10 +261,11 @@ public final class SavedModelTransformer extends Transformer implements DefaultP
 
   /**
    * The preferLiteRt param: the CPU threads of each LiteRT model {@code tfjni convert} wrote
-   * beside the SavedModel; a batch of {@code batchSize} rows runs on LiteRT if the signature was
-   * converted at that size and the transform feeds every input and fetches every output in key
-   * order ({@link io.tfjni.SavedModel#liteRtPredictors}), any other batch on TensorFlow (default
-   * 0: TensorFlow only). docs/LITERT.md has more.
+   * beside the SavedModel; a batch runs on LiteRT at the smallest converted size up to {@code
+   * batchSize} that holds it, padded with rows of zeros if it is shorter (a partition's last
+   * batch; the padding's outputs are dropped), if the transform feeds every input and fetches
+   * every output in key order ({@link io.tfjni.SavedModel#liteRtPredictors}); any other batch on
+   * TensorFlow (default 0: TensorFlow only). docs/LITERT.md has more.
    *
    * @return the param
    */

@@ -34,9 +34,9 @@ import org.junit.jupiter.api.Test;
  * The preferLiteRt param on a local[2] Spark session: digits, converted by
  * scripts/goldens/litert_convert.py (what {@code tfjni convert} runs) at batch 1 and 4, scores its
  * held-out digits with TensorFlow Python's probabilities (within the manifest's LiteRT tolerance)
- * whether a batch ran on LiteRT (a full batch of 4) or on TensorFlow (a partition's shorter last
- * batch, or a batch size not converted); which ran is read from the DEBUG line of each batch,
- * and the executor's model says once, at INFO, that it runs a size on LiteRT.
+ * whether a batch ran on LiteRT (a batch of 1 or 4, or a partition's shorter last batch padded to
+ * 4) or on TensorFlow (a batch of more than 4 rows); which ran is read from the DEBUG line of each
+ * batch, and the executor's model says once, at INFO, that it runs a size on LiteRT.
  */
 class PreferLiteRtTransformTest {
   private static final int DIGITS = HeldOutDigits.COUNT;
@@ -45,9 +45,9 @@ class PreferLiteRtTransformTest {
   private static float[] pythonProbabilities;
   private static double tolerance;
 
-  /** The DEBUG line of each batch: which partition, how many rows, which runtime. */
-  private static final Pattern BATCH = Pattern.compile(
-      "tfjni-spark: partition (\\d+) of stage (\\d+), a batch of (\\d+) rows runs on (\\w+)");
+  /** The DEBUG line of each batch: which partition, how many rows, padded to how many, where. */
+  private static final Pattern BATCH = Pattern.compile("tfjni-spark: partition (\\d+) of stage"
+      + " (\\d+), a batch of (\\d+) rows(?:, padded to (\\d+),)? runs on (\\w+)");
 
   /** Held: java.util.logging keeps loggers weakly, and a new one would have no handler. */
   private final Logger tfjniLogger = Logger.getLogger("io.tfjni");
@@ -140,7 +140,7 @@ class PreferLiteRtTransformTest {
 
   @Test
   void fullBatchesOfAConvertedSizeRunOnLiteRtWithTensorFlowPythonsValues() {
-    // 7 partitions of about 51 rows: 12 full batches of 4 each, and a shorter last one.
+    // 7 partitions of 50 to 52 rows: 12 full batches of 4 each, and a shorter last one.
     assertPythonsProbabilities(digitsTransformer().setBatchSize(4).setPreferLiteRt(1)
         .transform(digits(7)), "batch 4 on LiteRT");
     assertTrue(liteRtLines.stream().anyMatch(l -> l.contains("at batch 4 runs on LiteRT")),
@@ -149,30 +149,59 @@ class PreferLiteRtTransformTest {
 
   /**
    * Each batch's runtime, from its DEBUG line: in every partition each batch but the last has 4
-   * rows and runs on LiteRT, and the last runs on LiteRT if it has 4 rows, on TensorFlow if fewer.
+   * rows, and every batch runs on LiteRT, the last one padded to 4 if it has 2 or 3 rows. 360 rows
+   * in 7 partitions cannot all be multiples of 4, so some last batch is padded.
    */
   @Test
-  void eachFullBatchRunsOnLiteRtAndEachShorterOneOnTensorFlow() {
+  void everyBatchRunsOnLiteRtAShorterLastOnePaddedToAConvertedSize() {
     assertPythonsProbabilities(digitsTransformer().setBatchSize(4).setPreferLiteRt(1)
         .transform(digits(7)), "batch 4 on LiteRT");
-    Map<String, List<Matcher>> partitions = batchesByPartition();
+    int padded = assertEachBatchRanWhereItFits(4);
+    assertTrue(padded > 0, "no batch was padded: " + batchLines);
+  }
+
+  /**
+   * At batch size 6, not converted: each full batch runs on TensorFlow, and a partition's last
+   * batch on LiteRT wherever a converted size holds it (1, or 2 to 4 padded to 4).
+   */
+  @Test
+  void aShorterLastBatchRunsOnLiteRtWhereAConvertedSizeHoldsIt() {
+    assertPythonsProbabilities(digitsTransformer().setBatchSize(6).setPreferLiteRt(1)
+        .transform(digits(7)), "batch 6 with LiteRT at 1 and 4");
+    assertEachBatchRanWhereItFits(6);
+    assertTrue(batchLines.stream().anyMatch(l -> l.endsWith("runs on LiteRT")),
+        "no last batch ran on LiteRT: " + batchLines);
+  }
+
+  /**
+   * Checks each batch's DEBUG line against digits' converted sizes, 1 and 4: every batch but a
+   * partition's last has {@code batchSize} rows; a batch of 1 or 4 runs on LiteRT as it is, of 2
+   * or 3 on LiteRT padded to 4, and a larger one on TensorFlow; every row ran once.
+   *
+   * @return how many batches were padded
+   */
+  private int assertEachBatchRanWhereItFits(int batchSize) {
     int rows = 0;
-    int onLiteRt = 0;
-    for (Map.Entry<String, List<Matcher>> partition : partitions.entrySet()) {
+    int padded = 0;
+    for (Map.Entry<String, List<Matcher>> partition : batchesByPartition().entrySet()) {
       List<Matcher> batches = partition.getValue();
       for (int i = 0; i < batches.size(); i++) {
-        int size = Integer.parseInt(batches.get(i).group(3));
-        String where = partition.getKey() + ", batch " + i + " of " + batches.size();
+        Matcher batch = batches.get(i);
+        int size = Integer.parseInt(batch.group(3));
+        String where = partition.getKey() + ", batch " + i + " of " + batches.size() + ": "
+            + batch.group();
         if (i < batches.size() - 1) {
-          assertEquals(4, size, where + ": only the last batch may be shorter");
+          assertEquals(batchSize, size, where + ": only the last batch may be shorter");
         }
-        assertEquals(size == 4 ? "LiteRT" : "TensorFlow", batches.get(i).group(4), where);
+        String paddedTo = size == 2 || size == 3 ? "4" : null;
+        assertEquals(paddedTo, batch.group(4), where);
+        assertEquals(size <= 4 ? "LiteRT" : "TensorFlow", batch.group(5), where);
         rows += size;
-        onLiteRt += size == 4 ? 1 : 0;
+        padded += paddedTo == null ? 0 : 1;
       }
     }
     assertEquals(DIGITS, rows, "every row ran once: " + batchLines);
-    assertTrue(onLiteRt > 0 && onLiteRt < batchLines.size(), "both runtimes ran: " + batchLines);
+    return padded;
   }
 
   /**
@@ -218,7 +247,7 @@ class PreferLiteRtTransformTest {
     int rows = 0;
     for (List<Matcher> batches : batchesByPartition().values()) {
       for (Matcher batch : batches) {
-        assertEquals("TensorFlow", batch.group(4), what + ": " + batch.group());
+        assertEquals("TensorFlow", batch.group(5), what + ": " + batch.group());
         rows += Integer.parseInt(batch.group(3));
       }
     }

@@ -185,7 +185,8 @@ final class BatchPolicy {
    * @param othersWaiting whether other rows are queued or a batch is being formed
    */
   Decision forCaller(int rows, boolean othersWaiting) {
-    if (!adapts() || othersWaiting || paddedSize(rows, settings.allowedBatchSizes()) != rows) {
+    if (!adapts() || othersWaiting
+        || PaddedBatchSizes.paddedSize(rows, settings.allowedBatchSizes()) != rows) {
       // A delay waits for batch-mates; queued rows go first; a size that is not allowed is padded.
       return Decision.QUEUE;
     }
@@ -394,15 +395,5 @@ final class BatchPolicy {
 
   Mode mode() {
     return mode;
-  }
-
-  /** The smallest allowed batch size holding {@code rows} (rows itself when none are set). */
-  static int paddedSize(int rows, int[] allowedBatchSizes) {
-    for (int size : allowedBatchSizes) {
-      if (size >= rows) {
-        return size;
-      }
-    }
-    return rows;
   }
 }

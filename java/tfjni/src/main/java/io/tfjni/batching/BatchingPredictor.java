@@ -728,7 +728,7 @@ public final class BatchingPredictor implements AutoCloseable {
     for (QueuedRows request : batch) {
       rows += request.rows;
     }
-    int padded = BatchPolicy.paddedSize(rows, allowedBatchSizes);
+    int padded = PaddedBatchSizes.paddedSize(rows, allowedBatchSizes);
     Tensor[] inputs = layout.concatenate(batch, padded);
     try (RunResult result = predictorFor(rows, padded).run(inputs)) {
       return layout.split(result, batch, padded);

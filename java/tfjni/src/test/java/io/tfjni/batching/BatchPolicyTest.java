@@ -162,8 +162,6 @@ class BatchPolicyTest {
     assertEquals(Decision.QUEUE, policy.forCaller(3, false));
     assertEquals(Decision.RUN_ALONE, policy.forCaller(4, false));
     assertEquals(Decision.QUEUE, policy.forCaller(2, true));
-    assertEquals(4, BatchPolicy.paddedSize(3, new int[] {2, 4, 8}));
-    assertEquals(3, BatchPolicy.paddedSize(3, new int[0]));
   }
 
   @Test

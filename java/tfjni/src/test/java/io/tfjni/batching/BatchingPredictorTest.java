@@ -673,15 +673,6 @@ class BatchingPredictorTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 4, 5, 8})
-  void aBatchIsPaddedToTheNextAllowedSize(int rows) {
-    int[] allowed = {2, 4, 8};
-    int expected = rows <= 2 ? 2 : rows <= 4 ? 4 : 8;
-    assertEquals(expected, BatchPolicy.paddedSize(rows, allowed));
-    assertEquals(rows, BatchPolicy.paddedSize(rows, new int[0]));
-  }
-
   @Test
   void paddedBatchesGiveEachCallerOnlyItsRows() throws Exception {
     try (SavedModel model = SavedModel.load(TestModels.modelPath("checked"));
