@@ -332,13 +332,14 @@ build_bench() {
 # ALL_PLATFORMS (scripts/build.sh --all-platforms, which make natives and make test run).
 TFJNI_JAR_PLATFORMS="${TFJNI_JAR_PLATFORMS:-linux-x86_64}"
 
-# The Maven properties every build of java/ takes: the native builds, TensorFlow, the test models.
+# The Maven properties every build of java/ takes: the local repository (MAVEN_LOCAL_REPO), the
+# native builds, TensorFlow, the test models.
 maven_settings() {
   local platform
   for platform in ${TFJNI_JAR_PLATFORMS//,/ }; do
     [[ "$platform" == linux-x86_64 ]] || echo "-Dtfjni.native.dir.$platform=$(native_build_dir "$platform")"
   done
-  echo "-Dtfjni.jar.platforms=$TFJNI_JAR_PLATFORMS"
+  echo "-Dtfjni.jar.platforms=$TFJNI_JAR_PLATFORMS -Dmaven.repo.local=$MAVEN_REPO"
   echo "-Dtfjni.native.dir=$(native_build_dir linux-x86_64) -Dtfjni.tensorflow.dir=$(tensorflow_dir)" \
     "-Dtfjni.tensorflow.version=$TFJNI_TF_VERSION -Dtfjni.test.models=$(models_dir)" \
     "-Dtfjni.saved_model_cli=$VENV/bin/saved_model_cli" \
