@@ -369,7 +369,7 @@ public final class BatchingPredictor implements AutoCloseable {
    * @return the run's lane epoch, or {@link UnbatchedLane#REFUSED}
    */
   private long claimLane(int rows) {
-    if (queueBusy || BatchPolicy.paddedSize(rows, allowedBatchSizes) != rows) {
+    if (queueBusy || PaddedBatchSizes.paddedSize(rows, allowedBatchSizes) != rows) {
       return UnbatchedLane.REFUSED;
     }
     return lane.claim(laneCapacity);
