@@ -90,7 +90,7 @@ final class BatchPolicy {
      * before the next, at most 64 (a probe of a mode that runs a fifth of the rows then costs
      * the other about 1.5%). After each change the new mode settles for 5 ms and 8 runs before
      * its window starts: in the first window after a change from unbatched runs, batching ran a
-     * sixth to a tenth of the rows it ran once settled (the mlp at 64 callers). Without a delay
+     * twelfth to a half of the rows it ran once settled (the mlp at 64 callers). Without a delay
      * the policy starts unbatched: a caller is never held back before batching is measured to
      * pay.
      */

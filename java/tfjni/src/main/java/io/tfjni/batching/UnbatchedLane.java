@@ -5,10 +5,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Admits blocking callers of a {@link BatchingPredictor} to run their own rows on their own
  * threads while its {@link BatchPolicy} is in the unbatched mode, without the predictor's lock:
- * one atomic update when a run starts and one when it ends. With every caller taking the lock
- * twice per call, callers of a small model contended for it and ran 15 to 27% fewer rows per
- * second than unbatched at 4 to 64 callers; the lane makes the unbatched mode cost what running
- * unbatched costs.
+ * one atomic update when a run starts and one when it ends, so that the unbatched mode costs
+ * about what running unbatched costs (a lone caller through the batcher: 0.5% more instructions
+ * per call of the tiny MLP than the prepared fast path; docs/BATCHING.md).
  *
  * <p>The predictor opens the lane, under its lock, when the policy changes to the unbatched mode,
  * giving the policy's mode token as the lane's epoch, and closes it when the policy leaves that
