@@ -612,7 +612,8 @@ public final class Tensor extends NativeResource {
     nativeDelete(handle);
   }
 
-  private long[] shapeRef() {
+  /** The cached shape itself, not a copy: for the library's own reads, never handed out. */
+  long[] shapeRef() {
     long[] cached = shape;
     if (cached == null) {
       long h = acquire();

@@ -92,6 +92,19 @@ public final class TensorSpec implements Serializable {
   }
 
   /**
+   * Whether the tensor fits the spec, as {@link #accepts(long[])} its shape, read without copying
+   * the shape.
+   *
+   * @param tensor an open tensor
+   * @return true if it fits
+   * @throws IllegalStateException if the tensor is closed
+   */
+  public boolean accepts(Tensor tensor) {
+    long[] actual = tensor.shapeRef();  // throws for a closed tensor, whatever the spec
+    return shape == null || fitsFrom(actual, 0);
+  }
+
+  /**
    * Whether one row of a batch fits the spec, read as batch-major: its first dimension is the
    * batch, whatever its size, and the row must have the rest of the spec's dimensions (rank one
    * less, each known size equal, -1 accepting any). A spec of unknown rank accepts every row; a

@@ -1,6 +1,7 @@
 package io.tfjni;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,22 @@ class TensorSpecTest {
     assertTrue(spec(-1, 8, 8, 1).accepts(new long[] {5, 8, 8, 1}));
     assertTrue(spec(2, 3).accepts(new long[] {2, 3}));
     assertTrue(spec().accepts(new long[0]));
+  }
+
+  @Test
+  void aTensorFitsAsItsShapeDoes() {
+    try (Tensor batch = Tensor.of(new float[10], 5, 2);
+        Tensor matrix = Tensor.of(new float[6], 2, 3)) {
+      assertTrue(spec(-1, 2).accepts(batch));
+      assertFalse(spec(-1, 3).accepts(batch));
+      assertFalse(spec(-1, 2, 1).accepts(batch));
+      assertTrue(spec(2, 3).accepts(matrix));
+      assertFalse(spec(3, 3).accepts(matrix));
+      assertTrue(UNKNOWN_RANK.accepts(matrix));
+    }
+    Tensor closed = Tensor.of(new float[2], 2);
+    closed.close();
+    assertThrows(IllegalStateException.class, () -> UNKNOWN_RANK.accepts(closed));
   }
 
   @Test

@@ -32,8 +32,6 @@ final class BatchLayout {
   private final RowSpec[] inputRows;
   /** Every input's dimensions after the batch, one after another: a one-row request's shape. */
   private final long[] inputRowShape;
-  /** Where each input's dimensions start in {@link #inputRowShape}. */
-  private final int[] inputRowStarts;
 
   /** @throws IllegalArgumentException naming the first input or output that is not batch-major */
   BatchLayout(Predictor predictor) {
@@ -48,12 +46,10 @@ final class BatchLayout {
       inputRanks[i] = inputRows[i].rank() + 1;
     }
     this.inputRowShape = new long[Arrays.stream(inputRanks).map(r -> r - 1).sum()];
-    this.inputRowStarts = new int[inputRows.length];
     int at = 0;
-    for (int i = 0; i < inputRows.length; i++) {
-      inputRowStarts[i] = at;
-      System.arraycopy(inputRows[i].shape(), 0, inputRowShape, at, inputRows[i].rank());
-      at += inputRows[i].rank();
+    for (RowSpec row : inputRows) {
+      System.arraycopy(row.shape(), 0, inputRowShape, at, row.rank());
+      at += row.rank();
     }
     for (TensorSpec spec : outputs) {
       checkBatchable(spec, "output");
@@ -112,7 +108,7 @@ final class BatchLayout {
         throw new IllegalArgumentException("input '" + spec.key() + "' is " + tensor.dataType()
             + ", the signature wants " + spec.dataType());
       }
-      if (!fits(i, tensor)) {
+      if (!spec.accepts(tensor)) {  // the spec's first dimension is -1: any number of rows
         throw new IllegalArgumentException("input '" + spec.key() + "' has shape "
             + Arrays.toString(tensor.shape()) + ", the signature wants "
             + Arrays.toString(spec.shape()));
@@ -129,23 +125,6 @@ final class BatchLayout {
           + maxRows + " (the maximum batch size)");
     }
     return (int) rows;
-  }
-
-  /**
-   * Whether the tensor has input {@code i}'s shape, any number of rows first (the signature's
-   * first dimension is unknown), read dimension by dimension.
-   */
-  private boolean fits(int i, Tensor tensor) {
-    if (tensor.rank() != inputRanks[i]) {
-      return false;
-    }
-    for (int d = 1; d < inputRanks[i]; d++) {
-      long wanted = inputRowShape[inputRowStarts[i] + d - 1];
-      if (wanted >= 0 && wanted != tensor.dimension(d)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Copies the caller's tensors, checked by {@link #rowsOf}, into its request. */
