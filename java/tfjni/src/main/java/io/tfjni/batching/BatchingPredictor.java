@@ -429,17 +429,25 @@ public final class BatchingPredictor implements AutoCloseable {
     }
     if (System.nanoTime() - laneCountsDueNanos >= 0 && lock.tryLock()) {
       try {
-        countLaneRuns();
-        followPolicy();
+        followLane();
       } finally {
         lock.unlock();
       }
     }
   }
 
+  /** {@link #countLaneRuns}, then {@link #followPolicy}, which the counts may have moved. */
+  private void followLane() {
+    countLaneRuns();
+    followPolicy();
+  }
+
   /** Hands the lane's runs since the last call to the counts and the policy. Under the lock. */
   private void countLaneRuns() {
     long runs = lane.takeRuns();
+    if (runs == 0) {
+      return;  // a finishing run's rows not yet matched by its count stay for the next call
+    }
     long rows = lane.takeRows();
     batchesRun += runs;
     rowsRun += rows;
@@ -761,8 +769,7 @@ public final class BatchingPredictor implements AutoCloseable {
   public long batchesRun() {
     lock.lock();
     try {
-      countLaneRuns();
-      followPolicy();
+      followLane();
       return batchesRun;
     } finally {
       lock.unlock();
@@ -777,8 +784,7 @@ public final class BatchingPredictor implements AutoCloseable {
   public long rowsRun() {
     lock.lock();
     try {
-      countLaneRuns();
-      followPolicy();
+      followLane();
       return rowsRun;
     } finally {
       lock.unlock();
@@ -794,8 +800,7 @@ public final class BatchingPredictor implements AutoCloseable {
   long laneRuns() {
     lock.lock();
     try {
-      countLaneRuns();
-      followPolicy();
+      followLane();
       return laneRuns;
     } finally {
       lock.unlock();
