@@ -34,6 +34,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -554,20 +556,7 @@ final class BenchCommand implements Callable<Integer> {
 
   /** A prepared run into the thread's own reused result. */
   private static Callers unbatched(Predictor predictor, Tensor[] inputTensors) {
-    return () -> {
-      RunResult result = predictor.newResult();
-      return new Caller() {
-        @Override
-        public void call() {
-          predictor.run(inputTensors, result);
-        }
-
-        @Override
-        public void close() {
-          result.close();
-        }
-      };
-    };
+    return intoReusedResult(predictor::newResult, result -> predictor.run(inputTensors, result));
   }
 
   /**
@@ -575,12 +564,18 @@ final class BenchCommand implements Callable<Integer> {
    * result, as the unbatched runs reuse theirs.
    */
   private static Callers batched(BatchingPredictor batcher, Tensor[] inputTensors) {
+    return intoReusedResult(batcher::newResult, result -> batcher.predict(inputTensors, result));
+  }
+
+  /** Callers that each make one result and make every call into it, closing it at the end. */
+  private static Callers intoReusedResult(Supplier<RunResult> newResult,
+      Consumer<RunResult> callInto) {
     return () -> {
-      RunResult result = batcher.newResult();
+      RunResult result = newResult.get();
       return new Caller() {
         @Override
         public void call() {
-          batcher.predict(inputTensors, result);
+          callInto.accept(result);
         }
 
         @Override
