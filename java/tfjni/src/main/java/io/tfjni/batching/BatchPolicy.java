@@ -18,10 +18,11 @@ import java.util.function.LongSupplier;
  * saves runs but costs every batched call a hand-off to another thread and back; which costs more
  * depends on the model, the callers and the machine, so the policy measures: it counts the rows
  * that finished in windows of time, keeps the mode that ran more rows per second, and probes the
- * other mode for one window from time to time, less often each time the probe loses; a probe is
- * compared with the kept mode over all its windows since the last probe. A mode's window starts when the other mode's last run has ended, so that it measures the
- * mode rather than the change. It adapts only without a delay: a delay asks for batch-mates, so
- * rows always batch.
+ * other mode for one window from time to time, less often each time the probe loses (batching only
+ * once two callers' rows were in flight at once: a lone caller has no batch-mates); a probe is
+ * compared with the kept mode over all its windows since the last probe. A mode's window starts
+ * when the other mode's last run has ended, so that it measures the mode rather than the change.
+ * It adapts only without a delay: a delay asks for batch-mates, so rows always batch.
  *
  * <p>Batched, the model never waits for rows while idle but in one case: when a batch's run of
  * {@link #MIN_GATHERING_RUN_NANOS} or more ends, its callers are about to queue their next rows,
@@ -155,6 +156,12 @@ final class BatchPolicy {
    */
   private long keptRows;
   private long keptNanos;
+  /**
+   * Whether two callers' rows were in flight at once since the last time a probe was due: while
+   * unbatched, batching is probed only then (a lone caller's rows have no batch-mates, so a probe
+   * of batching would cost its windows and could not win).
+   */
+  private boolean callersOverlapped;
   /** Windows of the kept mode before the next probe, and that count after the next probe lost. */
   private int windowsUntilProbe = 1;
   private int windowsBetweenProbes = 1;
@@ -251,6 +258,11 @@ final class BatchPolicy {
     return Decision.run(Math.min(rowsLikeOldest, settings.maxBatchSize()));
   }
 
+  /** Two callers' rows were in flight at once: the unbatched lane admitted one beside another. */
+  void callersOverlapped() {
+    callersOverlapped = true;
+  }
+
   /**
    * A run (a batch, or a caller's rows alone) starts.
    *
@@ -294,6 +306,7 @@ final class BatchPolicy {
    */
   void runFinished(long started, int callers, int rows, long runNanos) {
     running--;
+    callersOverlapped |= callers > 1;
     recentCallersPerRun += (callers - recentCallersPerRun) * RECENT_RUN_WEIGHT;
     long now = clock.getAsLong();
     lastRunRows = rows;
@@ -344,8 +357,13 @@ final class BatchPolicy {
       keptRows += rows;
       keptNanos += elapsed;
       if (--windowsUntilProbe == 0) {
-        probing = true;
-        changeMode(keptMode.other());
+        if (keptMode == Mode.UNBATCHED && !callersOverlapped) {
+          windowsUntilProbe = 1;  // no two callers' rows were ever there to batch: not yet
+        } else {
+          probing = true;
+          changeMode(keptMode.other());
+        }
+        callersOverlapped = false;
       }
       return;
     }

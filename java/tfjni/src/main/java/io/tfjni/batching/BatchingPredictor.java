@@ -452,6 +452,9 @@ public final class BatchingPredictor implements AutoCloseable {
     batchesRun += runs;
     rowsRun += rows;
     laneRuns += runs;
+    if (lane.takeOverlapped()) {
+      policy.callersOverlapped();
+    }
     policy.laneRunsFinished(runs, rows);
     laneCountsDueNanos = System.nanoTime() + LANE_COUNTS_INTERVAL_NANOS;
   }

@@ -1,5 +1,6 @@
 package io.tfjni.batching;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,6 +28,8 @@ final class UnbatchedLane {
   private final AtomicLong state = new AtomicLong();
   private final AtomicLong finishedRuns = new AtomicLong();
   private final AtomicLong finishedRows = new AtomicLong();
+  /** Whether a run was admitted while another was in flight, since {@link #takeOverlapped}. */
+  private final AtomicBoolean overlapped = new AtomicBoolean();
 
   /**
    * Admits one run if the lane is open and fewer than {@code capacity} of its runs are in flight.
@@ -40,6 +43,9 @@ final class UnbatchedLane {
         return REFUSED;
       }
       if (state.compareAndSet(current, current + 1)) {
+        if ((current & IN_FLIGHT) != 0 && !overlapped.get()) {
+          overlapped.set(true);  // read first: callers that overlap write the flag once
+        }
         return current >>> 32;
       }
     }
@@ -101,6 +107,14 @@ final class UnbatchedLane {
   /** The runs counted since the last call (see {@link #finish}); resets the count. */
   long takeRuns() {
     return finishedRuns.getAndSet(0);
+  }
+
+  /**
+   * Whether a run was admitted while another of the lane's was in flight since the last call:
+   * only callers that overlap can share a batch. Resets the flag.
+   */
+  boolean takeOverlapped() {
+    return overlapped.getAndSet(false);
   }
 
   /** The rows of those runs; resets the count. */

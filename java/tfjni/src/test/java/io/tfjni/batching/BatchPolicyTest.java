@@ -56,8 +56,12 @@ class BatchPolicyTest {
     policy.runFinished(started, rows, rows, nanos);
   }
 
-  /** One window: {@link #MIN_RUNS} runs of {@code rowsPerRun} rows over {@code nanos}. */
+  /**
+   * One window: {@link #MIN_RUNS} runs of {@code rowsPerRun} rows over {@code nanos}, of callers
+   * that overlap (so that batching may be probed from the unbatched mode).
+   */
   private void window(BatchPolicy policy, int rowsPerRun, long nanos) {
+    policy.callersOverlapped();
     for (int i = 0; i < MIN_RUNS; i++) {
       run(policy, rowsPerRun, nanos / MIN_RUNS);
     }
@@ -221,6 +225,7 @@ class BatchPolicyTest {
     clock.now += WINDOW;
     policy.laneRunsFinished(0, 0);  // nothing to count: no window ends
     assertEquals(Mode.UNBATCHED, policy.mode());
+    policy.callersOverlapped();
     policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // the kept mode's window: batching is tried
     assertEquals(Mode.BATCHED, policy.mode());
     // Batching is tried as after unbatched runs told one by one: from a mean of 3 callers per
@@ -235,6 +240,7 @@ class BatchPolicyTest {
     clock.now += WINDOW;
     policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // 2 rows in 1 ms: the unbatched mode is kept
     clock.now += WINDOW;
+    policy.callersOverlapped();
     policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // the kept mode's window: batching is probed
     assertEquals(Mode.BATCHED, policy.mode());
     policy.laneClosedWith(2);  // two of the lane's runs were still in flight
@@ -258,6 +264,7 @@ class BatchPolicyTest {
     clock.now += WINDOW;
     policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // unbatched, 2,000 rows/s: kept
     clock.now += WINDOW;
+    policy.callersOverlapped();
     policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // the kept mode's window: batching is tried
     assertEquals(Mode.BATCHED, policy.mode());
     policy.laneClosedWith(1);
@@ -279,6 +286,32 @@ class BatchPolicyTest {
     run(policy, 1, WINDOW);
     run(policy, 1, WINDOW);  // 2 rows in 2 ms: a tie (counting from the change: 3 in 2.5 ms)
     assertEquals(Mode.BATCHED, policy.mode());
+  }
+
+  /**
+   * A lone caller's rows have no batch-mates: while unbatched, batching is probed only once two
+   * callers' rows were in flight at once, through the lane or in a batch of rows that queued.
+   */
+  @Test
+  void batchingIsNotProbedUntilCallersOverlap() {
+    for (boolean throughTheLane : new boolean[] {true, false}) {
+      BatchPolicy policy = new BatchPolicy(new Settings(MAX_BATCH, 0, new int[0], 1,
+          UNBATCHED_CONCURRENCY, WINDOW, MIN_RUNS, MAX_WINDOWS_BETWEEN_PROBES, 2, 0,
+          Mode.UNBATCHED), clock);
+      for (int w = 0; w < 3 * MAX_WINDOWS_BETWEEN_PROBES; w++) {
+        clock.now += WINDOW;
+        policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);  // one caller's runs, one after another
+        assertEquals(Mode.UNBATCHED, policy.mode(), "window " + w);
+      }
+      if (throughTheLane) {
+        policy.callersOverlapped();
+      } else {
+        run(policy, 2, 0);  // two callers' rows that queued ran as one batch
+      }
+      clock.now += WINDOW;
+      policy.laneRunsFinished(MIN_RUNS, MIN_RUNS);
+      assertEquals(Mode.BATCHED, policy.mode(), "through the lane: " + throughTheLane);
+    }
   }
 
   @Test

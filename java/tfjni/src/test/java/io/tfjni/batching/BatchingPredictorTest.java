@@ -533,8 +533,7 @@ class BatchingPredictorTest {
         Tensor a = Tensor.of(new float[] {1.5f}, 1);
         Tensor b = Tensor.of(new float[] {2}, 1)) {
       Tensor[] inputs = {a, b};
-      // A lone caller's runs are as fast in both modes: the policy tries the unbatched one after
-      // its first window, and again from time to time.
+      // A lone caller's runs go through the lane from the first (the policy starts unbatched).
       long calls = 0;
       while (batcher.laneRuns() == 0) {
         batcher.predict(inputs, into);
@@ -555,6 +554,27 @@ class BatchingPredictorTest {
         }
         assertEquals(runs + 1000, batcher.batchesRun(), "every run counted");
       }
+    }
+  }
+
+  /**
+   * A lone caller's rows have no batch-mates: its runs all go through the unbatched lane, never
+   * through a try of batching (10,000 calls take several of the policy's 20 ms windows).
+   */
+  @Test
+  void aLoneCallerIsNeverMadeToTryBatching() throws Exception {
+    try (SavedModel model = SavedModel.load(TestModels.modelPath("multi"));
+        Predictor add = model.predictor("add");
+        BatchingPredictor batcher = BatchingPredictor.builder(add).build();
+        RunResult into = batcher.newResult();
+        Tensor a = Tensor.of(new float[] {1.5f}, 1);
+        Tensor b = Tensor.of(new float[] {2}, 1)) {
+      Tensor[] inputs = {a, b};
+      for (int call = 0; call < 10_000; call++) {
+        batcher.predict(inputs, into);
+      }
+      assertEquals(10_000, batcher.laneRuns());
+      assertEquals(10_000, batcher.batchesRun());
     }
   }
 

@@ -39,6 +39,24 @@ class UnbatchedLaneTest {
   }
 
   @Test
+  void runsOverlapOnlyWhenOneIsAdmittedWhileAnotherIsInFlight() {
+    UnbatchedLane lane = new UnbatchedLane();
+    lane.open(1);
+    for (int run = 0; run < 5; run++) {  // one caller: each run ends before the next
+      assertEquals(1, lane.claim(CAPACITY));
+      assertTrue(lane.finish(1, 1));
+    }
+    assertFalse(lane.takeOverlapped());
+    lane.claim(CAPACITY);
+    lane.claim(CAPACITY);  // a second caller's run beside the first
+    assertTrue(lane.takeOverlapped());
+    assertFalse(lane.takeOverlapped(), "taking resets");
+    lane.finish(1, 1);
+    lane.finish(1, 1);
+    assertFalse(lane.takeOverlapped(), "ending runs is no overlap");
+  }
+
+  @Test
   void closingHandsOverTheRunsInFlightWhichThenEndUncounted() {
     UnbatchedLane lane = new UnbatchedLane();
     lane.open(1);
