@@ -14,6 +14,10 @@
 #                                                    io.tfjni.bench.RuntimesPairedBench: TensorFlow,
 #                                                    LiteRT and ONNX Runtime paired in one JVM
 #                                                    (scripts/bench/bench-runtimes.sh runs it)
+#   scripts/bench/bench-java.sh batcher MODEL_DIR CALLERS [PAIRS] [SLICE_MS]
+#                                                    io.tfjni.bench.BatcherPairedBench: CALLERS
+#                                                    callers through the batcher paired with one
+#                                                    thread's batches of CALLERS rows
 #   scripts/bench/bench-java.sh build                      only the build below
 #
 # Builds and installs every module (scripts/build.sh) and packages the benchmarks first, unless
@@ -27,7 +31,7 @@ BENCH_JVM_FLAGS="${BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}"
 JAR="$ROOT/java/tfjni-bench/target/benchmarks.jar"
 
 usage() {
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -40,6 +44,7 @@ case "$mode" in
   calls) [[ $# -eq 4 || $# -eq 5 ]] || usage ;;
   paired) [[ $# -ge 3 ]] || usage ;;
   runtimes) [[ $# -ge 2 ]] || usage ;;
+  batcher) [[ $# -ge 2 && $# -le 4 ]] || usage ;;
   build) [[ $# -eq 0 && "${BENCH_NO_BUILD:-0}" != 1 ]] || usage ;;
   *) usage ;;
 esac
@@ -127,5 +132,8 @@ case "$mode" in
   runtimes)
     exec java $BENCH_JVM_FLAGS $PROPS -Dtfjni.litert.library="$(litert_library)" -cp "$JAR" \
       io.tfjni.bench.RuntimesPairedBench "$@"
+    ;;
+  batcher)
+    exec java $BENCH_JVM_FLAGS $PROPS -cp "$JAR" io.tfjni.bench.BatcherPairedBench "$@"
     ;;
 esac
