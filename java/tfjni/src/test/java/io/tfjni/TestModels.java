@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfjni.eager.EagerContext;
+import io.tfjni.internal.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -479,19 +479,8 @@ public final class TestModels {
 
   /** Copies a model directory, less the top-level entries named in {@code skipTopLevel}. */
   public static void copyTree(Path from, Path to, Set<String> skipTopLevel) {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path relative = from.relativize(source);
-        if (relative.getNameCount() > 0 && skipTopLevel.contains(relative.getName(0).toString())) {
-          continue;
-        }
-        Path target = to.resolve(relative.toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
+    try {
+      FileTrees.copy(from, to, skipTopLevel);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
