@@ -239,6 +239,16 @@ public final class TestModels {
     return fail("no case '" + name + "' in the manifest");
   }
 
+  /** The case of the manifest's {@code litert} section with this name. */
+  public static JsonNode liteRtCase(String name) {
+    for (JsonNode c : manifest().path("litert").path("cases")) {
+      if (c.path("name").asText().equals(name)) {
+        return c;
+      }
+    }
+    return fail("manifest.json has no LiteRT case " + name);
+  }
+
   /** The manifest's dtype name (numpy style, e.g. "float16") as a DataType. */
   public static DataType dataType(String manifestName) {
     DataType type = DTYPES.get(manifestName);
@@ -427,6 +437,21 @@ public final class TestModels {
       if (!close) {
         fail(what + ": component " + i + " expected " + e[i] + " but was " + a[i]
             + " (tolerance " + FLOAT_TOLERANCE + " abs + rel)");
+      }
+    }
+  }
+
+  /**
+   * Fails unless {@code actual} has {@code expected}'s length and each element is within {@code
+   * tolerance} of TensorFlow Python's.
+   */
+  public static void assertClose(float[] expected, float[] actual, double tolerance,
+      String what) {
+    assertEquals(expected.length, actual.length, what);
+    for (int i = 0; i < expected.length; i++) {
+      if (!(Math.abs((double) expected[i] - actual[i]) <= tolerance)) {
+        fail(what + "[" + i + "] = " + actual[i] + ", TensorFlow Python gave " + expected[i]
+            + " (tolerance " + tolerance + ")");
       }
     }
   }
