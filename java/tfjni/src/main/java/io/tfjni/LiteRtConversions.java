@@ -1,5 +1,6 @@
 package io.tfjni;
 
+import io.tfjni.internal.JsonText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

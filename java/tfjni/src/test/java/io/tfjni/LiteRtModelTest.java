@@ -40,15 +40,6 @@ class LiteRtModelTest {
     return TestModels.dir().resolve(litert().path("models").path(model).path("path").asText());
   }
 
-  static JsonNode litertCase(String name) {
-    for (JsonNode c : litert().path("cases")) {
-      if (c.path("name").asText().equals(name)) {
-        return c;
-      }
-    }
-    throw new AssertionError("manifest.json has no LiteRT case " + name);
-  }
-
   /** The case's inputs in the predictor's order (close them). */
   static Tensor[] inputs(Predictor predictor, JsonNode c) {
     List<Tensor> tensors = new ArrayList<>();
@@ -137,7 +128,7 @@ class LiteRtModelTest {
   /** Two inputs that do not commute: a feed in the wrong order would not match. */
   @Test
   void inputsFollowThePredictorsOrder() {
-    JsonNode c = litertCase("litert_half_plus_two_plus_offset");
+    JsonNode c = TestModels.liteRtCase("litert_half_plus_two_plus_offset");
     try (LiteRtModel model = LiteRtModel.load(path("half_plus_two"), 1)) {
       Predictor predictor = model.predictor("plus_offset");
       assertEquals(model.signature("plus_offset").inputs(), predictor.inputs());
@@ -153,7 +144,7 @@ class LiteRtModelTest {
   /** The one-input fast path refills the same output tensor object. */
   @Test
   void singleInputRunsRefillTheResult() {
-    JsonNode c = litertCase("litert_digits_b1");
+    JsonNode c = TestModels.liteRtCase("litert_digits_b1");
     try (LiteRtModel model = LiteRtModel.load(path("digits_b1"), 1);
         Tensor images = TestModels.tensor(c.path("inputs").path("images"));
         RunResult result = model.predictor("serving_default").newResult()) {
@@ -248,7 +239,7 @@ class LiteRtModelTest {
   /** Closing the model while threads run waits for them and rejects what comes after. */
   @Test
   void closeUnderLoadWaitsForRunsInFlight() throws Exception {
-    JsonNode c = litertCase("litert_digits_b4");
+    JsonNode c = TestModels.liteRtCase("litert_digits_b4");
     LiteRtModel model = LiteRtModel.load(path("digits_b4"), 1);
     Predictor predictor = model.predictor("serving_default");
     int threads = 4;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfjni.eager.EagerContext;
+import io.tfjni.internal.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -239,6 +239,16 @@ public final class TestModels {
     return fail("no case '" + name + "' in the manifest");
   }
 
+  /** The case of the manifest's {@code litert} section with this name. */
+  public static JsonNode liteRtCase(String name) {
+    for (JsonNode c : manifest().path("litert").path("cases")) {
+      if (c.path("name").asText().equals(name)) {
+        return c;
+      }
+    }
+    return fail("manifest.json has no LiteRT case " + name);
+  }
+
   /** The manifest's dtype name (numpy style, e.g. "float16") as a DataType. */
   public static DataType dataType(String manifestName) {
     DataType type = DTYPES.get(manifestName);
@@ -431,6 +441,21 @@ public final class TestModels {
     }
   }
 
+  /**
+   * Fails unless {@code actual} has {@code expected}'s length and each element is within {@code
+   * tolerance} of TensorFlow Python's.
+   */
+  public static void assertClose(float[] expected, float[] actual, double tolerance,
+      String what) {
+    assertEquals(expected.length, actual.length, what);
+    for (int i = 0; i < expected.length; i++) {
+      if (!(Math.abs((double) expected[i] - actual[i]) <= tolerance)) {
+        fail(what + "[" + i + "] = " + actual[i] + ", TensorFlow Python gave " + expected[i]
+            + " (tolerance " + tolerance + ")");
+      }
+    }
+  }
+
   public static void assertBytesArrays(byte[][] expected, byte[][] actual, String what) {
     assertEquals(expected.length, actual.length, what + ": number of strings");
     for (int i = 0; i < expected.length; i++) {
@@ -479,19 +504,8 @@ public final class TestModels {
 
   /** Copies a model directory, less the top-level entries named in {@code skipTopLevel}. */
   public static void copyTree(Path from, Path to, Set<String> skipTopLevel) {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path source : (Iterable<Path>) files::iterator) {
-        Path relative = from.relativize(source);
-        if (relative.getNameCount() > 0 && skipTopLevel.contains(relative.getName(0).toString())) {
-          continue;
-        }
-        Path target = to.resolve(relative.toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target);
-        }
-      }
+    try {
+      FileTrees.copy(from, to, skipTopLevel);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

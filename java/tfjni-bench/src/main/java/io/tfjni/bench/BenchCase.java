@@ -1,5 +1,6 @@
 package io.tfjni.bench;
 
+import io.tfjni.internal.JsonText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +61,8 @@ record BenchCase(
   static Map<?, ?> entry(String name) {
     Path manifest = modelsDir().resolve("bench_models.json");
     try {
-      Map<?, ?> root = (Map<?, ?>) Json.parse(Files.readString(manifest, StandardCharsets.UTF_8));
+      Map<?, ?> root =
+          (Map<?, ?>) JsonText.parse(Files.readString(manifest, StandardCharsets.UTF_8));
       for (Object entry : (List<?>) root.get("cases")) {
         Map<?, ?> c = (Map<?, ?>) entry;
         if (name.equals(c.get("name"))) {

@@ -3,6 +3,7 @@ package io.tfjni.bench;
 import ai.onnxruntime.OrtException;
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.management.ThreadMXBean;
+import io.tfjni.internal.JsonText;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -203,7 +204,7 @@ public final class RuntimesPairedBench {
         where(o, threads), runtime.key, PairedCallerBench.json(runtime.tolerance),
         a == null ? "null" : PairedCallerBench.json(a.maxAbsDifference()),
         a == null ? "null" : PairedCallerBench.json(a.allowed()),
-        a != null && a.agrees(), notTimed == null ? "null" : Json.quote(notTimed)));
+        a != null && a.agrees(), notTimed == null ? "null" : JsonText.quote(notTimed)));
     return notTimed;
   }
 

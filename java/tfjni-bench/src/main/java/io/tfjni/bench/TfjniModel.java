@@ -8,6 +8,7 @@ import io.tfjni.Tensor;
 import io.tfjni.batching.BatchingPredictor;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -107,29 +108,26 @@ public class TfjniModel extends CaseParam {
     }
   }
 
-  /** {@code Predictor.run(input, into)}: prepared feeds and fetches, one reused RunResult. */
+  /**
+   * A caller into one reused result: the case's input tensor (also as a one-element array), the
+   * result and the output array are made at set-up, which runs one call and checks it against
+   * TensorFlow Python's output, and closed at tear-down.
+   */
   @State(Scope.Thread)
-  public static class FastCaller implements Caller {
-    private Predictor predictor;
-    private Tensor input;
-    private RunResult result;
-    private float[] output;
+  public abstract static class ReusedResultCaller implements Caller {
+    Tensor input;
+    Tensor[] inputs;
+    RunResult result;
+    float[] output;
 
-    @Setup(Level.Trial)
-    public void setUp(TfjniModel shared) {
-      predictor = shared.predictor;
+    /** Set-up, once the caller's predictor is set; {@code newResult} makes its result. */
+    final void prepare(TfjniModel shared, Supplier<RunResult> newResult, String contender) {
       input = shared.newInput();
-      result = predictor.newResult();
+      inputs = new Tensor[] {input};
+      result = newResult.get();
       output = new float[shared.benchCase.outputElements()];
       call();
-      shared.benchCase.check("tfjniFast", output);
-    }
-
-    @Override
-    public float call() {
-      predictor.run(input, result);
-      result.get(0).copyTo(output);
-      return output[0];
+      shared.benchCase.check(contender, output);
     }
 
     @TearDown(Level.Trial)
@@ -144,27 +142,37 @@ public class TfjniModel extends CaseParam {
     }
   }
 
+  /** {@code Predictor.run(input, into)}: prepared feeds and fetches, one reused RunResult. */
+  @State(Scope.Thread)
+  public static class FastCaller extends ReusedResultCaller {
+    private Predictor predictor;
+
+    @Setup(Level.Trial)
+    public void setUp(TfjniModel shared) {
+      predictor = shared.predictor;
+      prepare(shared, predictor::newResult, "tfjniFast");
+    }
+
+    @Override
+    public float call() {
+      predictor.run(input, result);
+      result.get(0).copyTo(output);
+      return output[0];
+    }
+  }
+
   /**
    * {@code BatchingPredictor.predict(inputs, result)}: the same call through a batcher, into the
    * caller's reused result; a lone caller runs its rows on its own thread.
    */
   @State(Scope.Thread)
-  public static class BatchedCaller implements Caller {
+  public static class BatchedCaller extends ReusedResultCaller {
     private BatchingPredictor batcher;
-    private Tensor input;
-    private Tensor[] inputs;
-    private RunResult result;
-    private float[] output;
 
     @Setup(Level.Trial)
     public void setUp(TfjniModel shared) {
       batcher = shared.batcher();
-      input = shared.newInput();
-      inputs = new Tensor[] {input};
-      result = batcher.newResult();
-      output = new float[shared.benchCase.outputElements()];
-      call();
-      shared.benchCase.check("tfjniBatched", output);
+      prepare(shared, batcher::newResult, "tfjniBatched");
     }
 
     @Override
@@ -172,17 +180,6 @@ public class TfjniModel extends CaseParam {
       batcher.predict(inputs, result);
       result.get(0).copyTo(output);
       return output[0];
-    }
-
-    @TearDown(Level.Trial)
-    @Override
-    public void close() {
-      if (result != null) {
-        result.close();
-      }
-      if (input != null) {
-        input.close();
-      }
     }
   }
 }

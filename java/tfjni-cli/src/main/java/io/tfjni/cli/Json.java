@@ -1,5 +1,6 @@
 package io.tfjni.cli;
 
+import io.tfjni.internal.JsonText;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +18,7 @@ final class Json {
     if (value == null) {
       out.append("null");
     } else if (value instanceof String s) {
-      string(s, out);
+      JsonText.quote(s, out);
     } else if (value instanceof Double d) {
       out.append(Double.isFinite(d) ? Py.floatRepr(d) : "null");
     } else if (value instanceof Number || value instanceof Boolean) {
@@ -31,7 +32,7 @@ final class Json {
       int i = 0;
       for (Map.Entry<?, ?> entry : map.entrySet()) {
         out.append("  ".repeat(indent + 1));
-        string(String.valueOf(entry.getKey()), out);
+        JsonText.quote(String.valueOf(entry.getKey()), out);
         out.append(": ");
         write(entry.getValue(), indent + 1, out);
         out.append(++i < map.size() ? ",\n" : "\n");
@@ -58,38 +59,7 @@ final class Json {
     } else if (value instanceof long[] array) {
       write(java.util.Arrays.stream(array).boxed().toList(), indent, out);
     } else {
-      string(value.toString(), out);
+      JsonText.quote(value.toString(), out);
     }
-  }
-
-  private static void string(String s, StringBuilder out) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          out.append("\\\"");
-          break;
-        case '\\':
-          out.append("\\\\");
-          break;
-        case '\n':
-          out.append("\\n");
-          break;
-        case '\r':
-          out.append("\\r");
-          break;
-        case '\t':
-          out.append("\\t");
-          break;
-        default:
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-      }
-    }
-    out.append('"');
   }
 }

@@ -4,9 +4,10 @@ import io.tfjni.Predictor;
 import io.tfjni.RunResult;
 import io.tfjni.SessionOptions;
 import io.tfjni.Tensor;
-import io.tfjni.serving.VersionPublisher;
+import io.tfjni.internal.FileTrees;
 import io.tfjni.serving.ServingListener;
 import io.tfjni.serving.ServingPredictor;
+import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.VersionedModel;
 import io.tfjni.serving.Warmup;
 import java.io.IOException;
@@ -117,7 +118,7 @@ final class SwapBench implements AutoCloseable {
       if (opened != null) {
         opened.close();
       }
-      delete(base);
+      FileTrees.deleteUnchecked(base);
       throw e;
     }
     this.model = opened;
@@ -241,7 +242,7 @@ final class SwapBench implements AutoCloseable {
     if (model.servingVersion() != version) {
       throw new CliException("version " + version + " was not swapped in: " + model.status());
     }
-    delete(base.resolve(Long.toString(version - 1)));
+    FileTrees.deleteUnchecked(base.resolve(Long.toString(version - 1)));
     synchronized (lock) {
       swaps.add(new Swap(version, start, served));
     }
@@ -395,20 +396,7 @@ final class SwapBench implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     model.close();
-    delete(base);
-  }
-
-  private static void delete(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    FileTrees.deleteUnchecked(base);
   }
 
   /** One caller's measured runs: start and end times. */

@@ -124,28 +124,30 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
   }
 
   @Override
-  protected NDList forwardInternal(ParameterStore parameterStore, NDList inputs,
+  protected final NDList forwardInternal(ParameterStore parameterStore, NDList inputs,
       boolean training, PairList<String, Object> params) {
     Tensor[] feeds = feeds(inputs);
-    TfjniNDManager manager = (TfjniNDManager) inputs.head().getManager();
+    return forward(feeds, (TfjniNDManager) inputs.head().getManager());
+  }
+
+  /**
+   * Runs {@code feeds} once, through the batching predictor when the model batches across
+   * callers; the outputs as arrays of {@code manager}.
+   */
+  NDList forward(Tensor[] feeds, TfjniNDManager manager) {
     if (batcher != null) {
-      // This caller's rows of a batched run, in tensors of its own: they become the arrays'.
-      BatchedResult result = batcher.predict(feeds);
-      return asArrays(manager, result::get, result::close);
+      return asArrays(manager, batcher.predict(feeds));
     }
-    // A result per call: its tensors become the output arrays' own (each freed by its array or
-    // its manager), so it is not closed after a successful run, and not shared between threads.
     Tensor first = feeds.length == 0 ? null : feeds[0];
     long batchSize = first == null || first.rank() == 0 ? -1 : first.dimension(0);
-    RunResult result = predictorFor(batchSize).run(feeds);
-    return asArrays(manager, result::get, result::close);
+    return asArrays(manager, predictorFor(batchSize).run(feeds));
   }
 
   /**
    * The tensors a forward pass feeds for {@code inputs}, in the order of the input keys: the
    * arrays' own tensors (no eager round trip), which stay the arrays'.
    */
-  Tensor[] feeds(NDList inputs) {
+  private Tensor[] feeds(NDList inputs) {
     if (inputs.size() < inputKeys.size()) {
       throw new IllegalArgumentException(what + " needs "
           + inputKeys.size() + " inputs " + inputKeys + ", got " + inputs.size());
@@ -158,8 +160,26 @@ public class TfjniSymbolBlock extends AbstractSymbolBlock implements AutoCloseab
     return feeds;
   }
 
+  /**
+   * A run's outputs as arrays of {@code manager}. A result per call: its tensors become the
+   * arrays' own (each freed by its array or its manager), so it is not closed after a successful
+   * run, and not shared between threads.
+   */
+  NDList asArrays(TfjniNDManager manager, RunResult result) {
+    return asArrays(manager, result::get, result::close);
+  }
+
+  /**
+   * This caller's rows of a batched run as arrays of {@code manager}: tensors of the caller's
+   * own, which become the arrays'.
+   */
+  NDList asArrays(TfjniNDManager manager, BatchedResult result) {
+    return asArrays(manager, result::get, result::close);
+  }
+
   /** The outputs as arrays of {@code manager}, named by key; on failure, all of them freed. */
-  NDList asArrays(TfjniNDManager manager, IntFunction<Tensor> output, Runnable freeAll) {
+  private NDList asArrays(TfjniNDManager manager, IntFunction<Tensor> output,
+      Runnable freeAll) {
     NDList out = new NDList(outputKeys.size());
     try {
       for (int i = 0; i < outputKeys.size(); i++) {

@@ -2,12 +2,8 @@ package io.tfjni.djl;
 
 import ai.djl.MalformedModelException;
 import ai.djl.ndarray.NDList;
-import ai.djl.training.ParameterStore;
-import ai.djl.util.PairList;
-import io.tfjni.RunResult;
 import io.tfjni.Signature;
 import io.tfjni.Tensor;
-import io.tfjni.batching.BatchedResult;
 import io.tfjni.serving.ServingBatchingPredictor;
 import io.tfjni.serving.ServingPredictor;
 import io.tfjni.serving.VersionLease;
@@ -49,17 +45,9 @@ final class VersionedSymbolBlock extends TfjniSymbolBlock {
   }
 
   @Override
-  protected NDList forwardInternal(ParameterStore parameterStore, NDList inputs,
-      boolean training, PairList<String, Object> params) {
-    Tensor[] feeds = feeds(inputs);
-    TfjniNDManager manager = (TfjniNDManager) inputs.head().getManager();
-    if (batcher != null) {
-      BatchedResult result = batcher.predict(feeds);
-      return asArrays(manager, result::get, result::close);
-    }
-    // A result per call, whose tensors become the output arrays' own (see TfjniSymbolBlock).
-    RunResult result = predictor.run(feeds);
-    return asArrays(manager, result::get, result::close);
+  NDList forward(Tensor[] feeds, TfjniNDManager manager) {
+    return batcher != null ? asArrays(manager, batcher.predict(feeds))
+        : asArrays(manager, predictor.run(feeds));
   }
 
   @Override

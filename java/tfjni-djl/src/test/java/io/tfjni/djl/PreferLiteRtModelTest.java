@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import ai.djl.MalformedModelException;
 import ai.djl.inference.Predictor;
@@ -49,32 +48,12 @@ class PreferLiteRtModelTest {
         : builder.optOption("PreferLiteRt", preferLiteRt).build();
   }
 
-  private static JsonNode liteRtCase(String name) {
-    for (JsonNode c : TestModels.manifest().path("litert").path("cases")) {
-      if (c.path("name").asText().equals(name)) {
-        return c;
-      }
-    }
-    throw new AssertionError("manifest.json has no LiteRT case " + name);
-  }
-
   /** Whether the block runs this batch size on a LiteRT predictor (static specs, the size's). */
   private static boolean runsOnLiteRt(ZooModel<?, ?> model, long batchSize) {
     long[] shape = ((TfjniSymbolBlock) model.getBlock()).predictorFor(batchSize).inputs().get(0)
         .shape();
     return shape != null && shape[0] == batchSize
         && Arrays.stream(shape).allMatch(d -> d >= 0);
-  }
-
-  private static void assertClose(float[] expected, float[] actual, double tolerance,
-      String what) {
-    assertEquals(expected.length, actual.length, what);
-    for (int i = 0; i < expected.length; i++) {
-      if (!(Math.abs((double) expected[i] - actual[i]) <= tolerance)) {
-        fail(what + "[" + i + "] = " + actual[i] + ", TensorFlow Python gave " + expected[i]
-            + " (tolerance " + tolerance + ")");
-      }
-    }
   }
 
   @Test
@@ -84,7 +63,7 @@ class PreferLiteRtModelTest {
         Predictor<NDList, NDList> predictor = model.newPredictor();
         NDManager manager = NDManager.newBaseManager()) {
       for (String name : new String[] {"litert_digits_b1", "litert_digits_b4"}) {
-        JsonNode c = liteRtCase(name);
+        JsonNode c = TestModels.liteRtCase(name);
         NDArray images;
         try (Tensor x = TestModels.tensor(c.path("inputs").path("images"));
             Tensor want = TestModels.tensor(c.path("outputs").path("output_0"))) {
@@ -93,7 +72,7 @@ class PreferLiteRtModelTest {
           NDList out = predictor.predict(new NDList(images));
           assertEquals("output_0", out.get(0).getName());
           assertEquals(new Shape(want.shape()), out.get(0).getShape());
-          assertClose(want.toFloatArray(), out.get(0).toFloatArray(),
+          TestModels.assertClose(want.toFloatArray(), out.get(0).toFloatArray(),
               c.path("tolerance").asDouble(), name);
         }
       }
@@ -118,7 +97,8 @@ class PreferLiteRtModelTest {
       assertFalse(runsOnLiteRt(model, 2));
       assertSame(block.predictorFor(2), block.predictorFor(3));
       NDList out = predictor.predict(new NDList(manager.create(images, new Shape(2, 8, 8, 1))));
-      assertClose(probs, out.get(0).toFloatArray(), TestModels.FLOAT_TOLERANCE, "batch 2");
+      TestModels.assertClose(probs, out.get(0).toFloatArray(), TestModels.FLOAT_TOLERANCE,
+          "batch 2");
 
       // The forward pass runs the block's choice: with LiteRT's predictor of batch 1 closed on
       // purpose, a predict of 1 fails and one of 2 still runs.
@@ -128,7 +108,8 @@ class PreferLiteRtModelTest {
       assertTrue(String.valueOf(closed).contains("closed")
           || String.valueOf(closed.getCause()).contains("closed"), String.valueOf(closed));
       out = predictor.predict(new NDList(manager.create(images, new Shape(2, 8, 8, 1))));
-      assertClose(probs, out.get(0).toFloatArray(), TestModels.FLOAT_TOLERANCE, "batch 2 again");
+      TestModels.assertClose(probs, out.get(0).toFloatArray(), TestModels.FLOAT_TOLERANCE,
+          "batch 2 again");
     }
     assertEquals(before, TensorFlow.liveObjects(), "native objects after closing the model");
   }

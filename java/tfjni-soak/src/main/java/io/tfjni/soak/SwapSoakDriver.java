@@ -4,6 +4,7 @@ import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.batching.BatchedResult;
+import io.tfjni.internal.FileTrees;
 import io.tfjni.numpy.Npy;
 import io.tfjni.serving.ServingBatchingPredictor;
 import io.tfjni.serving.ServingListener;
@@ -13,14 +14,12 @@ import io.tfjni.serving.VersionPublisher;
 import io.tfjni.serving.VersionedModel;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -165,7 +164,7 @@ public final class SwapSoakDriver {
         SoakDriver.writeSample(csv, start, "after", calls.sum(), errors.get());
       }
     } finally {
-      delete(base);
+      FileTrees.deleteUnchecked(base);
     }
     long liveAfter = TensorFlow.liveObjects().total();
     meta.put("live_after", Long.toString(liveAfter));
@@ -248,7 +247,7 @@ public final class SwapSoakDriver {
           for (Path dir : (Iterable<Path>) dirs::iterator) {
             String name = dir.getFileName().toString();
             if (name.matches("\\d+") && Long.parseLong(name) < serving) {
-              delete(dir);
+              FileTrees.deleteUnchecked(dir);
             }
           }
         }
@@ -262,19 +261,6 @@ public final class SwapSoakDriver {
   private void publish(Path models, Path base, long version) {
     VersionPublisher.publish(models.resolve(exportOf(version)), base, version);
     published.incrementAndGet();
-  }
-
-  private static void delete(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** A [rows, columns] float .npy file as rows. */

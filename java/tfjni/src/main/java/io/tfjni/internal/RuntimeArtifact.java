@@ -17,7 +17,6 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
@@ -195,7 +194,7 @@ final class RuntimeArtifact {
     try (Stream<Path> entries = Files.list(cache)) {
       for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(prefix))
           .toList()) {
-        deleteRecursively(entry);
+        FileTrees.delete(entry);
       }
     }
   }
@@ -225,7 +224,7 @@ final class RuntimeArtifact {
         throw new IOException("cannot rename " + staging + " to " + target + ": " + e, e);
       }
     } finally {
-      deleteRecursively(staging);
+      FileTrees.delete(staging);
     }
   }
 
@@ -274,16 +273,5 @@ final class RuntimeArtifact {
 
   private static String sha256(byte[] bytes) {
     return HexFormat.of().formatHex(digest().digest(bytes));
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    }
   }
 }

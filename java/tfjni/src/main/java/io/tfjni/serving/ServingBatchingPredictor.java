@@ -65,18 +65,8 @@ public final class ServingBatchingPredictor {
    * @throws io.tfjni.TensorFlowException the batch's run failed
    */
   public BatchedResult predict(Tensor... inputs) {
-    LoadedVersion version = owner.acquireServing();
-    long started = version.metrics.callStarted();
-    Throwable failure = null;
-    try {
-      return version.batcher(this).predict(inputs);
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      version.metrics.callEnded(started, inputs, failure);
-      version.release();
-    }
+    return ServingCalls.call(owner, inputs, this, inputs,
+        (version, predictor, in) -> version.batcher(predictor).predict(in));
   }
 
   /**
@@ -89,18 +79,8 @@ public final class ServingBatchingPredictor {
    * @throws io.tfjni.TensorFlowException the batch's run failed
    */
   public BatchedResult predictRow(Object... row) {
-    LoadedVersion version = owner.acquireServing();
-    long started = version.metrics.callStarted();
-    Throwable failure = null;
-    try {
-      return version.batcher(this).predictRow(row);
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      version.metrics.callEnded(started, 1, failure);
-      version.release();
-    }
+    return ServingCalls.call(owner, null, this, row,
+        (version, predictor, arrays) -> version.batcher(predictor).predictRow(arrays));
   }
 
   /**
@@ -114,21 +94,8 @@ public final class ServingBatchingPredictor {
    * @throws VersionUnavailableException if no version serves at the moment
    */
   public CompletableFuture<BatchedResult> submitRow(Object... row) {
-    LoadedVersion version = owner.acquireServing();
-    long started = version.metrics.callStarted();
-    CompletableFuture<BatchedResult> answer;
-    try {
-      answer = version.batcher(this).submitRow(row);
-    } catch (RuntimeException | Error e) {
-      version.metrics.callEnded(started, 0, e);
-      version.release();
-      throw e;
-    }
-    answer.whenComplete((result, failure) -> {
-      version.metrics.callEnded(started, 1, failure);
-      version.release();
-    });
-    return answer;
+    return ServingCalls.submit(owner, null, this, row,
+        (version, predictor, arrays) -> version.batcher(predictor).submitRow(arrays));
   }
 
   /**
@@ -141,22 +108,7 @@ public final class ServingBatchingPredictor {
    * @throws VersionUnavailableException if no version serves at the moment
    */
   public CompletableFuture<BatchedResult> submit(Tensor... inputs) {
-    LoadedVersion version = owner.acquireServing();
-    long started = version.metrics.callStarted();
-    CompletableFuture<BatchedResult> answer;
-    long rows;
-    try {
-      answer = version.batcher(this).submit(inputs);
-      rows = VersionMetrics.rowsOf(inputs);  // now: the caller may close its inputs after this
-    } catch (RuntimeException | Error e) {
-      version.metrics.callEnded(started, 0, e);
-      version.release();
-      throw e;
-    }
-    answer.whenComplete((result, failure) -> {
-      version.metrics.callEnded(started, rows, failure);
-      version.release();
-    });
-    return answer;
+    return ServingCalls.submit(owner, inputs, this, inputs,
+        (version, predictor, in) -> version.batcher(predictor).submit(in));
   }
 }

@@ -63,18 +63,8 @@ public final class ServingPredictor {
    * @throws io.tfjni.TensorFlowException TensorFlow's error if the run fails
    */
   public RunResult run(Tensor... inputs) {
-    LoadedVersion version = owner.acquireServing();
-    long started = version.metrics.callStarted();
-    Throwable failure = null;
-    try {
-      return version.predictor(contract, inputs).run(inputs);
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      version.metrics.callEnded(started, inputs, failure);
-      version.release();
-    }
+    return ServingCalls.call(owner, inputs, contract, inputs,
+        (version, contract, in) -> version.predictor(contract, in).run(in));
   }
 
   /**
@@ -88,19 +78,8 @@ public final class ServingPredictor {
    * @throws io.tfjni.TensorFlowException TensorFlow's error if the run fails
    */
   public VersionedResult runVersioned(Tensor... inputs) {
-    LoadedVersion version = owner.acquireServing();
-    long started = version.metrics.callStarted();
-    Throwable failure = null;
-    try {
-      return new VersionedResult(version.version,
-          version.predictor(contract, inputs).run(inputs));
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      version.metrics.callEnded(started, inputs, failure);
-      version.release();
-    }
+    return ServingCalls.call(owner, inputs, contract, inputs, (version, contract, in) ->
+        new VersionedResult(version.version, version.predictor(contract, in).run(in)));
   }
 
   /**

@@ -1,13 +1,13 @@
 package io.tfjni.serving;
 
+import io.tfjni.internal.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.Objects;
-import java.util.stream.Stream;
+import java.util.Set;
 
 /**
  * Writes a new version into a base directory the way a {@link VersionedModel} never sees half
@@ -51,42 +51,18 @@ public final class VersionPublisher {
         throw new IOException("version " + version + " exists already: " + target);
       }
       Files.createDirectories(base);
-      deleteTree(staging);
-      copyTree(export, staging);
+      FileTrees.delete(staging);
+      FileTrees.copy(export, staging, Set.of());
       Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
       return target;
     } catch (IOException e) {
       try {
-        deleteTree(staging);
+        FileTrees.delete(staging);
       } catch (IOException cleanup) {
         e.addSuppressed(cleanup);
       }
       throw new UncheckedIOException("publishing " + export + " as version " + version + " of "
           + base + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Path target = to.resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(file, target);
-        }
-      }
-    }
-  }
-
-  private static void deleteTree(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
     }
   }
 }

@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tfjni.Tensor;
 import io.tfjni.TestModels;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The exports the versioned-model tests serve (scripts/goldens/generate_models.py's VERSIONED_EXPORTS),
@@ -94,19 +89,6 @@ public final class Exports {
     Path source = TestModels.modelPath(export);
     for (String entry : leftOut) {
       TestModels.copyTree(source.resolve(entry), version.resolve(entry), Set.of());
-    }
-  }
-
-  static void delete(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

@@ -2,7 +2,6 @@ package io.tfjni.serving;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tfjni.RunResult;
@@ -39,26 +38,6 @@ class ServingLiteRtTest {
         .build();
   }
 
-  private static JsonNode liteRtCase(String name) {
-    for (JsonNode c : TestModels.manifest().path("litert").path("cases")) {
-      if (c.path("name").asText().equals(name)) {
-        return c;
-      }
-    }
-    throw new AssertionError("manifest.json has no LiteRT case " + name);
-  }
-
-  private static void assertClose(float[] expected, float[] actual, double tolerance,
-      String what) {
-    assertEquals(expected.length, actual.length, what);
-    for (int i = 0; i < expected.length; i++) {
-      if (!(Math.abs((double) expected[i] - actual[i]) <= tolerance)) {
-        fail(what + "[" + i + "] = " + actual[i] + ", TensorFlow Python gave " + expected[i]
-            + " (tolerance " + tolerance + ")");
-      }
-    }
-  }
-
   @Test
   void theMetricsShowWhichSizesRunOnLiteRtAndTheValuesArePythons() throws IOException {
     Path base = Files.createDirectory(temp.resolve("digits"));
@@ -72,15 +51,15 @@ class ServingLiteRtTest {
       assertEquals(expected, model.metrics().version(1).orElseThrow().liteRtBatchSizes());
 
       for (String name : new String[] {"litert_digits_b1", "litert_digits_b4"}) {
-        JsonNode c = liteRtCase(name);
+        JsonNode c = TestModels.liteRtCase(name);
         try (Tensor images = TestModels.tensor(c.path("inputs").path("images"));
             Tensor want = TestModels.tensor(c.path("outputs").path("output_0"));
             RunResult result = predictor.run(images);
             BatchedResult batched = batcher.predict(images)) {
           assertArrayEquals(want.shape(), result.get(0).shape(), name);
-          assertClose(want.toFloatArray(), result.get(0).toFloatArray(),
+          TestModels.assertClose(want.toFloatArray(), result.get(0).toFloatArray(),
               c.path("tolerance").asDouble(), name);
-          assertClose(want.toFloatArray(), batched.get(0).toFloatArray(),
+          TestModels.assertClose(want.toFloatArray(), batched.get(0).toFloatArray(),
               c.path("tolerance").asDouble(), name + " through the batching predictor");
         }
       }
@@ -91,8 +70,8 @@ class ServingLiteRtTest {
           Tensor probs = TestModels.tensor(seven.path("outputs").path("output_0"));
           Tensor two = Tensor.of(Arrays.copyOf(all.toFloatArray(), 2 * 64), 2, 8, 8, 1);
           RunResult result = predictor.run(two)) {
-        assertClose(Arrays.copyOf(probs.toFloatArray(), 2 * 10), result.get(0).toFloatArray(),
-            TestModels.FLOAT_TOLERANCE, "batch 2");
+        TestModels.assertClose(Arrays.copyOf(probs.toFloatArray(), 2 * 10),
+            result.get(0).toFloatArray(), TestModels.FLOAT_TOLERANCE, "batch 2");
       }
 
       VersionPublisher.publish(TestModels.modelPath("digits"), base, 2);

@@ -7,11 +7,11 @@ import io.tfjni.SavedModel;
 import io.tfjni.Tensor;
 import io.tfjni.TensorFlow;
 import io.tfjni.TensorSpec;
+import io.tfjni.internal.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
@@ -59,7 +59,7 @@ public final class SwapRss {
             throw new IllegalStateException("version " + version + " not swapped in: "
                 + model.status());
           }
-          delete(base.resolve(Integer.toString(version - 1)));
+          FileTrees.delete(base.resolve(Integer.toString(version - 1)));
           int done = version - 1;
           if (done == 1 || done == 10 || done == 25 || done == 50 || done % 100 == 0
               || done == swaps) {
@@ -73,7 +73,7 @@ public final class SwapRss {
       System.out.printf("highest VmRSS seen during a swap: %d MB; live native objects after"
           + " close: %d%n", peakDuringSwap[0] / 1024, TensorFlow.liveObjects().total());
     } finally {
-      delete(base);
+      FileTrees.delete(base);
     }
   }
 
@@ -109,17 +109,6 @@ public final class SwapRss {
           .map(line -> Long.parseLong(line.replaceAll("[^0-9]", ""))).findFirst().orElse(-1L);
     } catch (IOException e) {
       return -1;
-    }
-  }
-
-  private static void delete(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
     }
   }
 }

@@ -15,6 +15,7 @@ import io.tfjni.TensorFlow;
 import io.tfjni.TensorFlowException;
 import io.tfjni.TestModels;
 import io.tfjni.batching.BatchedResult;
+import io.tfjni.internal.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -182,7 +183,7 @@ class VersionedModelTest {
       byte[] bytes = Files.readAllBytes(truncated);
       Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
       Path noVariables = publish(base, 3, B);
-      Exports.delete(noVariables.resolve("variables"));
+      FileTrees.deleteUnchecked(noVariables.resolve("variables"));
       listener.clear();
 
       ServingStatus status = refreshTwice(model);
@@ -259,7 +260,7 @@ class VersionedModelTest {
     try (VersionedModel model = builder().build()) {
       ServingPredictor predictor = model.predictor(SavedModel.DEFAULT_SIGNATURE);
       assertServes(predictor, B);
-      Exports.delete(two);
+      FileTrees.deleteUnchecked(two);
       listener.clear();
       ServingStatus status = model.refresh();
       assertEquals(1, status.servingVersion(), "as TensorFlow Serving: version 1 is loaded");
@@ -274,7 +275,7 @@ class VersionedModelTest {
     Path one = publish(base, 1, A);
     try (VersionedModel model = builder().build()) {
       ServingPredictor predictor = model.predictor(SavedModel.DEFAULT_SIGNATURE);
-      Exports.delete(one);
+      FileTrees.deleteUnchecked(one);
       listener.clear();
       ServingStatus status = model.refresh();
       assertEquals(1, status.servingVersion());
@@ -287,7 +288,7 @@ class VersionedModelTest {
       model.refresh();
       assertEquals(List.of("failed 1 SOURCE"), listener.events(), "reported once, not per poll");
 
-      Exports.delete(base);
+      FileTrees.deleteUnchecked(base);
       status = model.refresh();
       assertEquals(1, status.servingVersion());
       assertServes(predictor, A);
@@ -482,7 +483,7 @@ class VersionedModelTest {
     publish(base, 1, A);
     try (VersionedModel model = builder().swapOrder(SwapOrder.RESOURCE_PRESERVING).build()) {
       ServingPredictor predictor = model.predictor(SavedModel.DEFAULT_SIGNATURE);
-      Exports.delete(publish(base, 2, B).resolve("variables"));
+      FileTrees.deleteUnchecked(publish(base, 2, B).resolve("variables"));
       listener.clear();
       ServingStatus status = refreshTwice(model);
       assertEquals(1, status.servingVersion());

@@ -1,4 +1,4 @@
-package io.tfjni;
+package io.tfjni.internal;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads JSON text into maps (in the text's order), lists, strings, doubles, booleans and null:
- * enough for the manifests tfjni's Python tools write, without a dependency. Like Python's json
- * module, it also reads NaN, Infinity and -Infinity, which that module writes for such floats.
+ * JSON text without a dependency, for the library and its tools. Reads it into maps (in the
+ * text's order), lists, strings, doubles, booleans and null: enough for the manifests tfjni's
+ * Python tools write. Like Python's json module, it also reads NaN, Infinity and -Infinity,
+ * which that module writes for such floats. Writes strings quoted.
  */
-final class JsonText {
+public final class JsonText {
   private final String text;
   private int at;
 
@@ -23,7 +24,7 @@ final class JsonText {
    *
    * @throws IllegalArgumentException if the text is not one JSON value (the message says where)
    */
-  static Object parse(String text) {
+  public static Object parse(String text) {
     JsonText reader = new JsonText(text);
     Object value = reader.value();
     reader.skipSpace();
@@ -31,6 +32,37 @@ final class JsonText {
       throw reader.error("text after the value");
     }
     return value;
+  }
+
+  /**
+   * {@code text} as a JSON string: quoted; quotes and backslashes escaped, newlines, returns and
+   * tabs by their short escapes, the other control characters by unicode escapes.
+   */
+  public static String quote(String text) {
+    return quote(text, new StringBuilder()).toString();
+  }
+
+  /** Appends {@code text} to {@code out} as {@link #quote(String)} writes it; returns out. */
+  public static StringBuilder quote(String text, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"');
   }
 
   private Object value() {

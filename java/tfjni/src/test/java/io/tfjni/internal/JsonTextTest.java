@@ -1,4 +1,4 @@
-package io.tfjni;
+package io.tfjni.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The manifest reader: what Python's json.dumps writes, read back; malformed text refused. */
+/**
+ * The manifest reader: what Python's json.dumps writes, read back; malformed text refused. Strings
+ * quoted as json.dumps quotes them, and read back.
+ */
 class JsonTextTest {
   @Test
   void readsWhatPythonsJsonModuleWrites() {
@@ -44,5 +47,15 @@ class JsonTextTest {
       assertTrue(e.getMessage().startsWith("not JSON: "), e.getMessage());
       assertTrue(e.getMessage().contains(" at character "), e.getMessage());
     }
+  }
+
+  @Test
+  void quotesStringsAsPythonsJsonModuleDoes() {
+    String text = "q\"\\\n\r\t\u0001\u001f\u00e9\u20ac/";
+    // json.dumps("q\"\\\n\r\t\x01\x1f\u00e9\u20ac/", ensure_ascii=False)
+    String python = "\"q\\\"\\\\\\n\\r\\t\\u0001\\u001f\u00e9\u20ac/\"";
+    assertEquals(python, JsonText.quote(text));
+    assertEquals(text, JsonText.parse(JsonText.quote(text)));
+    assertEquals("x" + python, JsonText.quote(text, new StringBuilder("x")).toString());
   }
 }
