@@ -37,7 +37,7 @@ WINDOWS_JAVA_TESTS="${WINDOWS_JAVA_TESTS:-io.tfjni.TensorTest io.tfjni.DataTypeT
  io.tfjni.ManifestCasesTest io.tfjni.eager.EagerOpsTest io.tfjni.BadInputTest io.tfjni.eager.NDManagerTest\
  io.tfjni.batching.BatchingPredictorTest io.tfjni.batching.BatchPolicyTest io.tfjni.batching.BatchingEmbedderTest\
  io.tfjni.batching.BatchingStringsTest io.tfjni.ModelCacheTest io.tfjni.ConcurrencyTest io.tfjni.PrivateLocksTest\
- io.tfjni.JsonTextTest io.tfjni.TestModelsTest io.tfjni.serving.VersionedModelTest\
+ io.tfjni.internal.JsonTextTest io.tfjni.TestModelsTest io.tfjni.serving.VersionedModelTest\
  io.tfjni.serving.WarmupRequestsTest io.tfjni.serving.VersionPublisherTest\
  io.tfjni.serving.ServingMetricsTest io.tfjni.serving.HistogramSnapshotTest\
  io.tfjni.serving.ServingEventsTest}"
