@@ -177,11 +177,7 @@ public final class BatcherPairedBench {
     }
     long[] shape = input.shape().clone();
     shape[0] = rows;
-    int elements = 1;
-    for (long dimension : shape) {
-      elements = Math.multiplyExact(elements, Math.toIntExact(dimension));
-    }
-    float[] values = new float[elements];
+    float[] values = new float[Math.toIntExact(Tensor.elementCount(shape))];
     for (int i = 0; i < values.length; i++) {
       values[i] = (i % 17) / 17f;
     }
